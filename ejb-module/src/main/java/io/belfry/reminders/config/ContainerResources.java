@@ -1,0 +1,53 @@
+package io.belfry.reminders.config;
+
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
+import org.infinispan.Cache;
+
+/**
+ * The one place that looks up what the server provides to Belfry: the replicated {@code reminders}
+ * cache and the managed executors, all defined by the CLI scripts in {@code server-config/}.
+ * Everything else injects them, so tests and deployments name each resource once.
+ */
+@ApplicationScoped
+public class ContainerResources {
+
+  /** JNDI name of the replicated reminders cache (cache container {@code belfry}). */
+  public static final String REMINDERS_CACHE = "java:jboss/infinispan/cache/belfry/reminders";
+
+  /** JNDI name of the scheduled executor that runs timers and sweeps. */
+  public static final String SCHEDULER = "java:jboss/ee/concurrency/scheduler/belfry";
+
+  /** JNDI name of the executor that runs application observers. */
+  public static final String DELIVERY = "java:jboss/ee/concurrency/executor/belfry";
+
+  @Resource(lookup = REMINDERS_CACHE)
+  private Cache<String, byte[]> reminders;
+
+  @Resource(lookup = SCHEDULER)
+  private ManagedScheduledExecutorService scheduler;
+
+  @Resource(lookup = DELIVERY)
+  private ManagedExecutorService delivery;
+
+  @Produces
+  @RemindersCache
+  Cache<String, byte[]> reminders() {
+    return reminders;
+  }
+
+  @Produces
+  @BelfryExecutor
+  ManagedScheduledExecutorService scheduler() {
+    return scheduler;
+  }
+
+  @Produces
+  @BelfryExecutor
+  ManagedExecutorService delivery() {
+    return delivery;
+  }
+}

@@ -1,0 +1,61 @@
+package io.belfry.reminders.placement;
+
+import io.belfry.reminders.config.RemindersCache;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.List;
+import org.infinispan.Cache;
+import org.infinispan.configuration.cache.Configuration;
+import org.infinispan.manager.EmbeddedCacheManager;
+import org.infinispan.remoting.transport.Address;
+
+/** What this node sees of the cluster that holds the reminders cache. Read-only, cheap to call. */
+@ApplicationScoped
+public class ClusterView {
+
+  private final Cache<String, byte[]> reminders;
+
+  /** For CDI's client proxy only. */
+  protected ClusterView() {
+    this(null);
+  }
+
+  @Inject
+  public ClusterView(@RemindersCache Cache<String, byte[]> reminders) {
+    this.reminders = reminders;
+  }
+
+  /** This node's name: WildFly's {@code jboss.node.name}, else the cluster address. */
+  public String nodeName() {
+    String configured = System.getProperty("jboss.node.name");
+    if (configured != null && !configured.isBlank()) {
+      return configured;
+    }
+    Address address = cacheManager().getAddress();
+    return address == null ? "local" : address.toString();
+  }
+
+  /** Members of the current cluster view, coordinator first; empty when not clustered. */
+  public List<String> members() {
+    List<Address> members = cacheManager().getMembers();
+    return members == null ? List.of() : members.stream().map(Address::toString).toList();
+  }
+
+  /** The reminders cache's clustering mode, e.g. {@code REPL_SYNC}. */
+  public String cacheMode() {
+    return configuration().clustering().cacheMode().name();
+  }
+
+  /** Whether the reminders cache writes through to a persistent store on this node. */
+  public boolean persistent() {
+    return !configuration().persistence().stores().isEmpty();
+  }
+
+  private Configuration configuration() {
+    return reminders.getCacheConfiguration();
+  }
+
+  private EmbeddedCacheManager cacheManager() {
+    return reminders.getCacheManager();
+  }
+}
