@@ -2,7 +2,6 @@ package io.belfry.reminders.schedule;
 
 import io.belfry.reminders.model.ReminderId;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -49,18 +48,20 @@ public final class TimeIndex {
 
   private static final int MIN_CAPACITY = 16;
 
-  // The heap, in parallel arrays indexed by heap position; valid in [0, size).
-  private ReminderId[] ids;
-  private long[] dues;
-  private long[] versions;
-  private int[] hashes;
+  // The heap, in parallel paged arrays indexed by heap position; valid in [0, size).
+  private PagedArrays.Refs<ReminderId> ids;
+  private PagedArrays.Longs dues;
+  private PagedArrays.Longs versions;
+  private PagedArrays.Ints hashes;
 
   /** The table slot that points at each heap position, to update it when the element moves. */
-  private int[] slots;
+  private PagedArrays.Ints slots;
 
   /** Heap position + 1 of the entry whose id hashes here (after probing); 0 when free. */
-  private int[] table;
+  private PagedArrays.Ints table;
 
+  private int capacity;
+  private int tableMask;
   private int size;
 
   public TimeIndex() {
@@ -82,10 +83,10 @@ public final class TimeIndex {
     int hash = hash(id);
     int slot = find(id, hash);
     if (slot >= 0) {
-      int k = table[slot] - 1;
-      long oldDue = dues[k];
-      versions[k] = version;
-      dues[k] = dueMillis;
+      int k = table.get(slot) - 1;
+      long oldDue = dues.get(k);
+      versions.set(k, version);
+      dues.set(k, dueMillis);
       if (dueMillis < oldDue) {
         siftUp(k);
       } else if (dueMillis > oldDue) {
@@ -93,17 +94,12 @@ public final class TimeIndex {
       }
       return;
     }
-    if (size == ids.length) {
-      resize(ids.length * 2);
+    if (size == capacity) {
+      resize(capacity * 2);
     }
     slot = freeSlot(hash);
     int k = size++;
-    ids[k] = id;
-    dues[k] = dueMillis;
-    versions[k] = version;
-    hashes[k] = hash;
-    slots[k] = slot;
-    table[slot] = k + 1;
+    place(k, id, dueMillis, version, hash, slot);
     siftUp(k);
   }
 
@@ -114,7 +110,7 @@ public final class TimeIndex {
     if (slot < 0) {
       return false;
     }
-    removeAt(table[slot] - 1);
+    removeAt(table.get(slot) - 1);
     shrinkIfSparse();
     return true;
   }
@@ -126,10 +122,10 @@ public final class TimeIndex {
   public boolean remove(ReminderId id, long version) {
     Objects.requireNonNull(id, "id");
     int slot = find(id, hash(id));
-    if (slot < 0 || versions[table[slot] - 1] != version) {
+    if (slot < 0 || versions.get(table.get(slot) - 1) != version) {
       return false;
     }
-    removeAt(table[slot] - 1);
+    removeAt(table.get(slot) - 1);
     shrinkIfSparse();
     return true;
   }
@@ -141,8 +137,7 @@ public final class TimeIndex {
     if (slot < 0) {
       return Optional.empty();
     }
-    int k = table[slot] - 1;
-    return Optional.of(new Entry(ids[k], versions[k], dues[k]));
+    return Optional.of(entryAt(table.get(slot) - 1));
   }
 
   public boolean contains(ReminderId id) {
@@ -159,8 +154,8 @@ public final class TimeIndex {
       throw new IllegalArgumentException("budget must be >= 0, was " + budget);
     }
     List<Entry> due = new ArrayList<>(Math.min(budget, Math.min(size, 1024)));
-    while (due.size() < budget && size > 0 && dues[0] <= nowMillis) {
-      due.add(new Entry(ids[0], versions[0], dues[0]));
+    while (due.size() < budget && size > 0 && dues.get(0) <= nowMillis) {
+      due.add(entryAt(0));
       removeAt(0);
     }
     shrinkIfSparse();
@@ -169,7 +164,7 @@ public final class TimeIndex {
 
   /** The earliest due time, or empty when the index is empty. */
   public OptionalLong nextDueMillis() {
-    return size == 0 ? OptionalLong.empty() : OptionalLong.of(dues[0]);
+    return size == 0 ? OptionalLong.empty() : OptionalLong.of(dues.get(0));
   }
 
   /**
@@ -180,31 +175,34 @@ public final class TimeIndex {
     Objects.requireNonNull(filter, "filter");
     int kept = 0;
     for (int k = 0; k < size; k++) {
-      if (filter.test(ids[k])) {
+      ReminderId id = ids.get(k);
+      if (filter.test(id)) {
         continue;
       }
-      ids[kept] = ids[k];
-      dues[kept] = dues[k];
-      versions[kept] = versions[k];
-      hashes[kept] = hashes[k];
+      ids.set(kept, id);
+      dues.set(kept, dues.get(k));
+      versions.set(kept, versions.get(k));
+      hashes.set(kept, hashes.get(k));
       kept++;
     }
     int removed = size - kept;
     if (removed == 0) {
       return 0;
     }
-    Arrays.fill(ids, kept, size, null);
+    for (int k = kept; k < size; k++) {
+      ids.set(k, null);
+    }
     size = kept;
     // Floyd's bottom-up heap construction, O(n); the table is rebuilt afterwards, so the sift's
     // writes to stale table slots are harmless.
     for (int k = (size >>> 1) - 1; k >= 0; k--) {
       siftDown(k);
     }
-    int capacity = ids.length;
-    while (capacity > MIN_CAPACITY && size < capacity / 4) {
-      capacity /= 2;
+    int newCapacity = capacity;
+    while (newCapacity > MIN_CAPACITY && size < newCapacity / 4) {
+      newCapacity /= 2;
     }
-    resize(capacity);
+    resize(newCapacity);
     return removed;
   }
 
@@ -214,36 +212,36 @@ public final class TimeIndex {
     allocate(MIN_CAPACITY);
   }
 
+  private Entry entryAt(int k) {
+    return new Entry(ids.get(k), versions.get(k), dues.get(k));
+  }
+
   // --- Heap ---------------------------------------------------------------------------------
 
   private void removeAt(int k) {
-    deleteSlot(slots[k]);
+    deleteSlot(slots.get(k));
     int last = --size;
     if (k != last) {
-      long movedDue = dues[last];
+      long movedDue = dues.get(last);
       move(last, k);
-      if (movedDue < dues[parentOrSelf(k)]) {
+      if (k > 0 && movedDue < dues.get((k - 1) >>> 1)) {
         siftUp(k);
       } else {
         siftDown(k);
       }
     }
-    ids[last] = null;
-  }
-
-  private static int parentOrSelf(int k) {
-    return k == 0 ? 0 : (k - 1) >>> 1;
+    ids.set(last, null);
   }
 
   private void siftUp(int k) {
-    ReminderId id = ids[k];
-    long due = dues[k];
-    long version = versions[k];
-    int hash = hashes[k];
-    int slot = slots[k];
+    ReminderId id = ids.get(k);
+    long due = dues.get(k);
+    long version = versions.get(k);
+    int hash = hashes.get(k);
+    int slot = slots.get(k);
     while (k > 0) {
       int parent = (k - 1) >>> 1;
-      if (dues[parent] <= due) {
+      if (dues.get(parent) <= due) {
         break;
       }
       move(parent, k);
@@ -253,19 +251,24 @@ public final class TimeIndex {
   }
 
   private void siftDown(int k) {
-    ReminderId id = ids[k];
-    long due = dues[k];
-    long version = versions[k];
-    int hash = hashes[k];
-    int slot = slots[k];
+    ReminderId id = ids.get(k);
+    long due = dues.get(k);
+    long version = versions.get(k);
+    int hash = hashes.get(k);
+    int slot = slots.get(k);
     int half = size >>> 1;
     while (k < half) {
       int child = 2 * k + 1;
+      long childDue = dues.get(child);
       int right = child + 1;
-      if (right < size && dues[right] < dues[child]) {
-        child = right;
+      if (right < size) {
+        long rightDue = dues.get(right);
+        if (rightDue < childDue) {
+          child = right;
+          childDue = rightDue;
+        }
       }
-      if (due <= dues[child]) {
+      if (due <= childDue) {
         break;
       }
       move(child, k);
@@ -275,21 +278,16 @@ public final class TimeIndex {
   }
 
   private void move(int from, int to) {
-    ids[to] = ids[from];
-    dues[to] = dues[from];
-    versions[to] = versions[from];
-    hashes[to] = hashes[from];
-    slots[to] = slots[from];
-    table[slots[to]] = to + 1;
+    place(to, ids.get(from), dues.get(from), versions.get(from), hashes.get(from), slots.get(from));
   }
 
   private void place(int k, ReminderId id, long due, long version, int hash, int slot) {
-    ids[k] = id;
-    dues[k] = due;
-    versions[k] = version;
-    hashes[k] = hash;
-    slots[k] = slot;
-    table[slot] = k + 1;
+    ids.set(k, id);
+    dues.set(k, due);
+    versions.set(k, version);
+    hashes.set(k, hash);
+    slots.set(k, slot);
+    table.set(slot, k + 1);
   }
 
   // --- Hash table (linear probing) ----------------------------------------------------------
@@ -307,47 +305,44 @@ public final class TimeIndex {
 
   /** The table slot of {@code id}, or -1. */
   private int find(ReminderId id, int hash) {
-    int mask = table.length - 1;
-    for (int i = hash & mask; ; i = (i + 1) & mask) {
-      int entry = table[i];
+    for (int i = hash & tableMask; ; i = (i + 1) & tableMask) {
+      int entry = table.get(i);
       if (entry == 0) {
         return -1;
       }
       int k = entry - 1;
-      if (hashes[k] == hash && ids[k].equals(id)) {
+      if (hashes.get(k) == hash && ids.get(k).equals(id)) {
         return i;
       }
     }
   }
 
   private int freeSlot(int hash) {
-    int mask = table.length - 1;
-    int i = hash & mask;
-    while (table[i] != 0) {
-      i = (i + 1) & mask;
+    int i = hash & tableMask;
+    while (table.get(i) != 0) {
+      i = (i + 1) & tableMask;
     }
     return i;
   }
 
   /** Frees slot {@code i}, shifting back later entries of the probe run so lookups still work. */
   private void deleteSlot(int i) {
-    int mask = table.length - 1;
-    table[i] = 0;
+    table.set(i, 0);
     int j = i;
     while (true) {
-      j = (j + 1) & mask;
-      int entry = table[j];
+      j = (j + 1) & tableMask;
+      int entry = table.get(j);
       if (entry == 0) {
         return;
       }
       int k = entry - 1;
-      int home = hashes[k] & mask;
+      int home = hashes.get(k) & tableMask;
       // The entry at j may fill the hole at i unless its home lies cyclically in (i, j].
       boolean homeBetween = i <= j ? (i < home && home <= j) : (i < home || home <= j);
       if (!homeBetween) {
-        table[i] = entry;
-        slots[k] = i;
-        table[j] = 0;
+        table.set(i, entry);
+        slots.set(k, i);
+        table.set(j, 0);
         i = j;
       }
     }
@@ -355,34 +350,38 @@ public final class TimeIndex {
 
   // --- Memory -------------------------------------------------------------------------------
 
-  private void allocate(int capacity) {
-    ids = new ReminderId[capacity];
-    dues = new long[capacity];
-    versions = new long[capacity];
-    hashes = new int[capacity];
-    slots = new int[capacity];
-    table = new int[capacity * 2];
+  private void allocate(int newCapacity) {
+    capacity = newCapacity;
+    ids = new PagedArrays.Refs<>(newCapacity);
+    dues = new PagedArrays.Longs(newCapacity);
+    versions = new PagedArrays.Longs(newCapacity);
+    hashes = new PagedArrays.Ints(newCapacity);
+    slots = new PagedArrays.Ints(newCapacity);
+    table = new PagedArrays.Ints(newCapacity * 2);
+    tableMask = newCapacity * 2 - 1;
   }
 
   private void shrinkIfSparse() {
     // A quarter, not a half, so that alternating put/remove at the boundary cannot thrash.
-    if (ids.length > MIN_CAPACITY && size < ids.length / 4) {
-      resize(ids.length / 2);
+    if (capacity > MIN_CAPACITY && size < capacity / 4) {
+      resize(capacity / 2);
     }
   }
 
-  /** Moves the heap into arrays of {@code capacity} and rebuilds the table for them. */
-  private void resize(int capacity) {
-    ids = Arrays.copyOf(ids, capacity);
-    dues = Arrays.copyOf(dues, capacity);
-    versions = Arrays.copyOf(versions, capacity);
-    hashes = Arrays.copyOf(hashes, capacity);
-    slots = Arrays.copyOf(slots, capacity);
-    table = new int[capacity * 2];
+  /** Changes the heap's capacity (a power of two) and rebuilds the table for it. */
+  private void resize(int newCapacity) {
+    capacity = newCapacity;
+    ids.resize(newCapacity);
+    dues.resize(newCapacity);
+    versions.resize(newCapacity);
+    hashes.resize(newCapacity);
+    slots.resize(newCapacity);
+    table = new PagedArrays.Ints(newCapacity * 2);
+    tableMask = newCapacity * 2 - 1;
     for (int k = 0; k < size; k++) {
-      int slot = freeSlot(hashes[k]);
-      table[slot] = k + 1;
-      slots[k] = slot;
+      int slot = freeSlot(hashes.get(k));
+      table.set(slot, k + 1);
+      slots.set(k, slot);
     }
   }
 }

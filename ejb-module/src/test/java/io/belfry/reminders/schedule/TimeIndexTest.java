@@ -176,18 +176,18 @@ class TimeIndexTest {
    * TreeMap by due time. Ties in due time may come back in any order, so a poll is checked as "the
    * right number of entries, none later than any entry left behind that was also due".
    */
-  @Test
-  void fuzz_randomOperations_matchReferenceModel() {
-    Random random = new Random(20261121L);
+  @ParameterizedTest
+  @ValueSource(ints = {2_000, 40_000}) // within one page of PagedArrays, and across many
+  void fuzz_randomOperations_matchReferenceModel(int keySpace) {
+    Random random = new Random(20261121L + keySpace);
     Map<ReminderId, Entry> byId = new HashMap<>();
     TreeMap<Long, TreeSet<String>> byDue = new TreeMap<>();
-    int keySpace = 2_000;
     long now = 0;
 
     for (int op = 0; op < 100_000; op++) {
       int choice = random.nextInt(100);
       ReminderId id = id(random.nextInt(keySpace));
-      if (choice < 45) {
+      if (choice < 45 || (keySpace > 10_000 && op < 30_000)) {
         long version = random.nextInt(5);
         // Clustered due times make ties common; some are far out, some in the past.
         long due =
