@@ -1,0 +1,134 @@
+package io.belfry.reminders.model;
+
+import java.util.Objects;
+
+/**
+ * The one identity of a reminder: its namespace and its key. Used as the cache key (through {@link
+ * #cacheKey()}), in REST paths and in events, so that every part of Belfry names a reminder the
+ * same way.
+ *
+ * <p>The cache key is {@code namespace + ':' + key}. It is unambiguous and reversible because a
+ * namespace can never contain {@code ':'}: the first colon always ends the namespace, and the key
+ * may contain further colons freely.
+ */
+public record ReminderId(String namespace, String key) {
+
+  public static final int MAX_NAMESPACE_LENGTH = 128;
+  public static final int MAX_KEY_LENGTH = 512;
+
+  /** Ends the namespace in a cache key; outside the namespace alphabet, so never ambiguous. */
+  static final char SEPARATOR = ':';
+
+  public ReminderId {
+    requireValidNamespace(namespace);
+    requireValidKey(key);
+  }
+
+  public static ReminderId of(String namespace, String key) {
+    return new ReminderId(namespace, key);
+  }
+
+  /** The String under which this reminder is stored in the reminders cache. */
+  public String cacheKey() {
+    return namespace + SEPARATOR + key;
+  }
+
+  /** The inverse of {@link #cacheKey()}; rejects strings that no valid id encodes to. */
+  public static ReminderId fromCacheKey(String cacheKey) {
+    Objects.requireNonNull(cacheKey, "cacheKey");
+    int separator = cacheKey.indexOf(SEPARATOR);
+    if (separator < 0) {
+      throw new IllegalArgumentException("Not a reminder cache key (no ':'): " + cacheKey);
+    }
+    return new ReminderId(cacheKey.substring(0, separator), cacheKey.substring(separator + 1));
+  }
+
+  /**
+   * The prefix every cache key of {@code namespace} starts with, and no key of another namespace
+   * does (the separator ends the namespace, so "a" does not match "ab:…").
+   */
+  public static String cacheKeyPrefix(String namespace) {
+    requireValidNamespace(namespace);
+    return namespace + SEPARATOR;
+  }
+
+  /** Whether {@code namespace} is 1–128 characters of {@code [A-Za-z0-9._-]}. */
+  public static boolean isValidNamespace(String namespace) {
+    if (namespace == null || namespace.isEmpty() || namespace.length() > MAX_NAMESPACE_LENGTH) {
+      return false;
+    }
+    for (int i = 0; i < namespace.length(); i++) {
+      char c = namespace.charAt(i);
+      boolean allowed =
+          (c >= 'a' && c <= 'z')
+              || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9')
+              || c == '.'
+              || c == '_'
+              || c == '-';
+      if (!allowed) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Whether {@code key} is 1–512 UTF-16 characters (as {@code @Size} counts them) of printable
+   * text: no control characters, and no unpaired surrogates, which would not survive UTF-8.
+   */
+  public static boolean isValidKey(String key) {
+    if (key == null || key.isEmpty() || key.length() > MAX_KEY_LENGTH) {
+      return false;
+    }
+    for (int i = 0; i < key.length(); i++) {
+      char c = key.charAt(i);
+      if (Character.isISOControl(c)) {
+        return false;
+      }
+      if (Character.isHighSurrogate(c)) {
+        if (i + 1 >= key.length() || !Character.isLowSurrogate(key.charAt(i + 1))) {
+          return false;
+        }
+        i++;
+      } else if (Character.isLowSurrogate(c)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static void requireValidNamespace(String namespace) {
+    if (!isValidNamespace(namespace)) {
+      throw new IllegalArgumentException(
+          "namespace must be 1-128 characters of [A-Za-z0-9._-], was: " + quote(namespace));
+    }
+  }
+
+  private static void requireValidKey(String key) {
+    if (!isValidKey(key)) {
+      throw new IllegalArgumentException(
+          "key must be 1-512 printable characters (no control characters), was: " + quote(key));
+    }
+  }
+
+  private static String quote(String s) {
+    if (s == null) {
+      return "null";
+    }
+    // Bounded and escaped, so that a hostile key cannot flood or forge log lines.
+    String shown = s.length() > 64 ? s.substring(0, 64) + "…" : s;
+    StringBuilder out = new StringBuilder(shown.length() + 2).append('"');
+    shown
+        .codePoints()
+        .forEach(
+            cp -> {
+              if (Character.isISOControl(cp)) {
+                out.append(String.format("\\u%04x", cp));
+              } else {
+                out.appendCodePoint(cp);
+              }
+            });
+    return out.append('"').toString();
+  }
+}

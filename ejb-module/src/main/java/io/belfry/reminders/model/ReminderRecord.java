@@ -1,0 +1,218 @@
+package io.belfry.reminders.model;
+
+import io.belfry.reminders.api.DeliveryMode;
+import io.belfry.reminders.api.MisfirePolicy;
+import io.belfry.reminders.api.Schedule;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * The stored value of a reminder: one live version per {@link ReminderId}, or the tombstone that
+ * ended it. Immutable; the payload is copied in and out, and compared by content.
+ *
+ * @param id the identity; in the cache it is the key, not part of the encoded value
+ * @param version the {@link HybridLogicalClock} stamp of this version, positive
+ * @param state {@link ReminderState#PENDING} or a tombstone state
+ * @param schedule when the reminder recurs
+ * @param nextDueMillis the scheduled (not actual) epoch millis of occurrence {@code occurrence}
+ * @param occurrence the 1-based number of the next occurrence
+ * @param untilMillis no occurrence is due after this instant; {@code null} for no end
+ * @param maxOccurrences no more than this many occurrences; {@code null} for no limit
+ * @param misfire what to do with overdue occurrences
+ * @param deadlineMillis how late an occurrence may fire under {@link MisfirePolicy#SKIP}, in millis
+ *     after its due time; {@code null} for no deadline
+ * @param delivery how a fire reaches the application
+ * @param payload opaque application data; never {@code null} (empty when none)
+ * @param contentType media type of the payload; {@code null} when unknown
+ * @param createdAtMillis when the reminder was first set
+ * @param updatedAtMillis when this version was written
+ */
+public record ReminderRecord(
+    ReminderId id,
+    long version,
+    ReminderState state,
+    Schedule schedule,
+    long nextDueMillis,
+    long occurrence,
+    Long untilMillis,
+    Integer maxOccurrences,
+    MisfirePolicy misfire,
+    Long deadlineMillis,
+    DeliveryMode delivery,
+    byte[] payload,
+    String contentType,
+    long createdAtMillis,
+    long updatedAtMillis) {
+
+  private static final byte[] NO_PAYLOAD = new byte[0];
+
+  public ReminderRecord {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(state, "state");
+    Objects.requireNonNull(schedule, "schedule");
+    Objects.requireNonNull(misfire, "misfire");
+    Objects.requireNonNull(delivery, "delivery");
+    if (version <= 0) {
+      throw new IllegalArgumentException("version must be positive, was " + version);
+    }
+    if (occurrence < 1) {
+      throw new IllegalArgumentException("occurrence is 1-based, was " + occurrence);
+    }
+    if (maxOccurrences != null && maxOccurrences < 1) {
+      throw new IllegalArgumentException("maxOccurrences must be >= 1, was " + maxOccurrences);
+    }
+    if (deadlineMillis != null && deadlineMillis < 0) {
+      throw new IllegalArgumentException("deadlineMillis must be >= 0, was " + deadlineMillis);
+    }
+    payload = payload == null || payload.length == 0 ? NO_PAYLOAD : payload.clone();
+  }
+
+  /** A copy of the payload: the record stays immutable whatever the caller does with it. */
+  @Override
+  public byte[] payload() {
+    return payload.length == 0 ? NO_PAYLOAD : payload.clone();
+  }
+
+  /** The payload's length, without copying it. */
+  public int payloadLength() {
+    return payload.length;
+  }
+
+  /** Whether this entry only records the end of the reminder. */
+  public boolean isTombstone() {
+    return state.isTombstone();
+  }
+
+  /**
+   * The tombstone that ends this reminder: same id, version and schedule facts, the given end state
+   * and time, and no payload, which a tombstone never needs and which would cost memory for the
+   * whole tombstone TTL. The version is kept: the tombstone replaces exactly this version and wins
+   * over it on merge.
+   */
+  public ReminderRecord tombstone(ReminderState endState, long atMillis) {
+    Objects.requireNonNull(endState, "endState");
+    if (!endState.isTombstone()) {
+      throw new IllegalArgumentException("Not a tombstone state: " + endState);
+    }
+    return new ReminderRecord(
+        id,
+        version,
+        endState,
+        schedule,
+        nextDueMillis,
+        occurrence,
+        untilMillis,
+        maxOccurrences,
+        misfire,
+        deadlineMillis,
+        delivery,
+        NO_PAYLOAD,
+        null,
+        createdAtMillis,
+        atMillis);
+  }
+
+  /** The entry for the next occurrence of a recurring reminder, under a new version. */
+  public ReminderRecord withNext(
+      long newVersion, long newNextDueMillis, long newOccurrence, long newUpdatedAtMillis) {
+    return new ReminderRecord(
+        id,
+        newVersion,
+        ReminderState.PENDING,
+        schedule,
+        newNextDueMillis,
+        newOccurrence,
+        untilMillis,
+        maxOccurrences,
+        misfire,
+        deadlineMillis,
+        delivery,
+        payload,
+        contentType,
+        createdAtMillis,
+        newUpdatedAtMillis);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof ReminderRecord)) {
+      return false;
+    }
+    ReminderRecord that = (ReminderRecord) o;
+    return version == that.version
+        && nextDueMillis == that.nextDueMillis
+        && occurrence == that.occurrence
+        && createdAtMillis == that.createdAtMillis
+        && updatedAtMillis == that.updatedAtMillis
+        && id.equals(that.id)
+        && state == that.state
+        && schedule.equals(that.schedule)
+        && Objects.equals(untilMillis, that.untilMillis)
+        && Objects.equals(maxOccurrences, that.maxOccurrences)
+        && misfire == that.misfire
+        && Objects.equals(deadlineMillis, that.deadlineMillis)
+        && delivery == that.delivery
+        && Arrays.equals(payload, that.payload)
+        && Objects.equals(contentType, that.contentType);
+  }
+
+  @Override
+  public int hashCode() {
+    int h =
+        Objects.hash(
+            id,
+            version,
+            state,
+            schedule,
+            nextDueMillis,
+            occurrence,
+            untilMillis,
+            maxOccurrences,
+            misfire,
+            deadlineMillis,
+            delivery,
+            contentType,
+            createdAtMillis,
+            updatedAtMillis);
+    return 31 * h + Arrays.hashCode(payload);
+  }
+
+  /** Shows the payload's size, not its content: payloads may be large or sensitive. */
+  @Override
+  public String toString() {
+    return "ReminderRecord[id="
+        + id.cacheKey()
+        + ", version="
+        + version
+        + ", state="
+        + state
+        + ", schedule="
+        + schedule
+        + ", nextDueMillis="
+        + nextDueMillis
+        + ", occurrence="
+        + occurrence
+        + ", untilMillis="
+        + untilMillis
+        + ", maxOccurrences="
+        + maxOccurrences
+        + ", misfire="
+        + misfire
+        + ", deadlineMillis="
+        + deadlineMillis
+        + ", delivery="
+        + delivery
+        + ", payload="
+        + payload.length
+        + " bytes, contentType="
+        + contentType
+        + ", createdAtMillis="
+        + createdAtMillis
+        + ", updatedAtMillis="
+        + updatedAtMillis
+        + "]";
+  }
+}

@@ -1,0 +1,387 @@
+package io.belfry.reminders.schedule;
+
+import io.belfry.reminders.model.ReminderId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.Predicate;
+
+/**
+ * The per-node index of owned reminders by due time: which reminder (and which version of it) to
+ * look at next. Entries are hints: the firing path re-reads the store and checks the version, so
+ * the index may hold stale versions without harm.
+ *
+ * <h2>Design</h2>
+ *
+ * <p>An <em>indexed</em> binary min-heap on due time (Sedgewick &amp; Wayne, <i>Algorithms</i>, 4th
+ * ed., §2.4 "IndexMinPQ") whose elements are found by id through an open-addressing hash table with
+ * linear probing and backward-shift deletion (Knuth, <i>TAOCP</i> vol. 3, §6.4, Algorithm R), so
+ * that no deleted-slot markers accumulate. Both live in parallel primitive arrays: per entry the
+ * heap stores the id reference, due time, version, the id's hash and the entry's table slot (28
+ * bytes), and the table one {@code int} at a load factor of at most 1/2 (8 bytes): about 36 bytes
+ * per entry plus the id, against roughly 100 for a {@code HashMap} of node objects. Every operation
+ * is O(log n); {@link #nextDueMillis()} is O(1).
+ *
+ * <p>A hierarchical timing wheel (Varghese &amp; Lauck, "Hashed and Hierarchical Timing Wheels",
+ * 1987; Caffeine's {@code TimerWheel}) gives O(1) insertion, but needs a linked node object per
+ * timer plus a map from id to node, several times this memory at a million entries, and it only
+ * buckets times coarsely; the heap pops exactly in due order, which the budgeted poll relies on.
+ *
+ * <p>Entries with the same due time are returned in no particular order. Due times are any {@code
+ * long}; the index never reads a clock: "now" is a parameter of {@link #pollDue(long, int)}.
+ *
+ * <h2>Thread safety</h2>
+ *
+ * <p>Not thread-safe. The owning scheduler confines an index to one thread, or guards every call
+ * with the same lock.
+ */
+public final class TimeIndex {
+
+  /** One hint: reminder {@code id} at {@code version} is due at {@code dueMillis}. */
+  public record Entry(ReminderId id, long version, long dueMillis) {
+    public Entry {
+      Objects.requireNonNull(id, "id");
+    }
+  }
+
+  private static final int MIN_CAPACITY = 16;
+
+  // The heap, in parallel paged arrays indexed by heap position; valid in [0, size).
+  private PagedArrays.Refs<ReminderId> ids;
+  private PagedArrays.Longs dues;
+  private PagedArrays.Longs versions;
+  private PagedArrays.Ints hashes;
+
+  /** The table slot that points at each heap position, to update it when the element moves. */
+  private PagedArrays.Ints slots;
+
+  /** Heap position + 1 of the entry whose id hashes here (after probing); 0 when free. */
+  private PagedArrays.Ints table;
+
+  private int capacity;
+  private int tableMask;
+  private int size;
+
+  public TimeIndex() {
+    allocate(MIN_CAPACITY);
+  }
+
+  /** The number of entries. */
+  public int size() {
+    return size;
+  }
+
+  public boolean isEmpty() {
+    return size == 0;
+  }
+
+  /** Adds the entry for {@code id}, replacing any entry it had, whatever that one's version. */
+  public void put(ReminderId id, long version, long dueMillis) {
+    Objects.requireNonNull(id, "id");
+    int hash = hash(id);
+    int slot = find(id, hash);
+    if (slot >= 0) {
+      int k = table.get(slot) - 1;
+      long oldDue = dues.get(k);
+      versions.set(k, version);
+      dues.set(k, dueMillis);
+      if (dueMillis < oldDue) {
+        siftUp(k);
+      } else if (dueMillis > oldDue) {
+        siftDown(k);
+      }
+      return;
+    }
+    if (size == capacity) {
+      resize(capacity * 2);
+    }
+    slot = freeSlot(hash);
+    int k = size++;
+    place(k, id, dueMillis, version, hash, slot);
+    siftUp(k);
+  }
+
+  /** Removes the entry of {@code id}; returns whether there was one. */
+  public boolean remove(ReminderId id) {
+    Objects.requireNonNull(id, "id");
+    int slot = find(id, hash(id));
+    if (slot < 0) {
+      return false;
+    }
+    removeAt(table.get(slot) - 1);
+    shrinkIfSparse();
+    return true;
+  }
+
+  /**
+   * Removes the entry of {@code id} only if it is for {@code version}, so that a late removal for
+   * an old version cannot drop the hint of a newer one.
+   */
+  public boolean remove(ReminderId id, long version) {
+    Objects.requireNonNull(id, "id");
+    int slot = find(id, hash(id));
+    if (slot < 0 || versions.get(table.get(slot) - 1) != version) {
+      return false;
+    }
+    removeAt(table.get(slot) - 1);
+    shrinkIfSparse();
+    return true;
+  }
+
+  /** The entry of {@code id}, if any. */
+  public Optional<Entry> get(ReminderId id) {
+    Objects.requireNonNull(id, "id");
+    int slot = find(id, hash(id));
+    if (slot < 0) {
+      return Optional.empty();
+    }
+    return Optional.of(entryAt(table.get(slot) - 1));
+  }
+
+  public boolean contains(ReminderId id) {
+    Objects.requireNonNull(id, "id");
+    return find(id, hash(id)) >= 0;
+  }
+
+  /**
+   * Removes and returns, earliest first, up to {@code budget} entries due at or before {@code
+   * nowMillis}. The budget bounds the work of one scheduler tick, e.g. after a long outage.
+   */
+  public List<Entry> pollDue(long nowMillis, int budget) {
+    if (budget < 0) {
+      throw new IllegalArgumentException("budget must be >= 0, was " + budget);
+    }
+    List<Entry> due = new ArrayList<>(Math.min(budget, Math.min(size, 1024)));
+    while (due.size() < budget && size > 0 && dues.get(0) <= nowMillis) {
+      due.add(entryAt(0));
+      removeAt(0);
+    }
+    shrinkIfSparse();
+    return due;
+  }
+
+  /** The earliest due time, or empty when the index is empty. */
+  public OptionalLong nextDueMillis() {
+    return size == 0 ? OptionalLong.empty() : OptionalLong.of(dues.get(0));
+  }
+
+  /**
+   * Removes every entry whose id matches, e.g. all reminders of segments this node lost; returns
+   * how many. O(n), once per topology change rather than per entry.
+   */
+  public int removeIf(Predicate<? super ReminderId> filter) {
+    Objects.requireNonNull(filter, "filter");
+    int kept = 0;
+    for (int k = 0; k < size; k++) {
+      ReminderId id = ids.get(k);
+      if (filter.test(id)) {
+        continue;
+      }
+      ids.set(kept, id);
+      dues.set(kept, dues.get(k));
+      versions.set(kept, versions.get(k));
+      hashes.set(kept, hashes.get(k));
+      kept++;
+    }
+    int removed = size - kept;
+    if (removed == 0) {
+      return 0;
+    }
+    for (int k = kept; k < size; k++) {
+      ids.set(k, null);
+    }
+    size = kept;
+    // Floyd's bottom-up heap construction, O(n); the table is rebuilt afterwards, so the sift's
+    // writes to stale table slots are harmless.
+    for (int k = (size >>> 1) - 1; k >= 0; k--) {
+      siftDown(k);
+    }
+    int newCapacity = capacity;
+    while (newCapacity > MIN_CAPACITY && size < newCapacity / 4) {
+      newCapacity /= 2;
+    }
+    resize(newCapacity);
+    return removed;
+  }
+
+  /** Removes every entry and releases the memory they took. */
+  public void clear() {
+    size = 0;
+    allocate(MIN_CAPACITY);
+  }
+
+  private Entry entryAt(int k) {
+    return new Entry(ids.get(k), versions.get(k), dues.get(k));
+  }
+
+  // --- Heap ---------------------------------------------------------------------------------
+
+  private void removeAt(int k) {
+    deleteSlot(slots.get(k));
+    int last = --size;
+    if (k != last) {
+      long movedDue = dues.get(last);
+      move(last, k);
+      if (k > 0 && movedDue < dues.get((k - 1) >>> 1)) {
+        siftUp(k);
+      } else {
+        siftDown(k);
+      }
+    }
+    ids.set(last, null);
+  }
+
+  private void siftUp(int k) {
+    ReminderId id = ids.get(k);
+    long due = dues.get(k);
+    long version = versions.get(k);
+    int hash = hashes.get(k);
+    int slot = slots.get(k);
+    while (k > 0) {
+      int parent = (k - 1) >>> 1;
+      if (dues.get(parent) <= due) {
+        break;
+      }
+      move(parent, k);
+      k = parent;
+    }
+    place(k, id, due, version, hash, slot);
+  }
+
+  private void siftDown(int k) {
+    ReminderId id = ids.get(k);
+    long due = dues.get(k);
+    long version = versions.get(k);
+    int hash = hashes.get(k);
+    int slot = slots.get(k);
+    int half = size >>> 1;
+    while (k < half) {
+      int child = 2 * k + 1;
+      long childDue = dues.get(child);
+      int right = child + 1;
+      if (right < size) {
+        long rightDue = dues.get(right);
+        if (rightDue < childDue) {
+          child = right;
+          childDue = rightDue;
+        }
+      }
+      if (due <= childDue) {
+        break;
+      }
+      move(child, k);
+      k = child;
+    }
+    place(k, id, due, version, hash, slot);
+  }
+
+  private void move(int from, int to) {
+    place(to, ids.get(from), dues.get(from), versions.get(from), hashes.get(from), slots.get(from));
+  }
+
+  private void place(int k, ReminderId id, long due, long version, int hash, int slot) {
+    ids.set(k, id);
+    dues.set(k, due);
+    versions.set(k, version);
+    hashes.set(k, hash);
+    slots.set(k, slot);
+    table.set(slot, k + 1);
+  }
+
+  // --- Hash table (linear probing) ----------------------------------------------------------
+
+  private static int hash(ReminderId id) {
+    // Murmur3's finalizer: linear probing needs well-spread low bits, String hashes lack them.
+    int h = id.hashCode();
+    h ^= h >>> 16;
+    h *= 0x85ebca6b;
+    h ^= h >>> 13;
+    h *= 0xc2b2ae35;
+    h ^= h >>> 16;
+    return h;
+  }
+
+  /** The table slot of {@code id}, or -1. */
+  private int find(ReminderId id, int hash) {
+    for (int i = hash & tableMask; ; i = (i + 1) & tableMask) {
+      int entry = table.get(i);
+      if (entry == 0) {
+        return -1;
+      }
+      int k = entry - 1;
+      if (hashes.get(k) == hash && ids.get(k).equals(id)) {
+        return i;
+      }
+    }
+  }
+
+  private int freeSlot(int hash) {
+    int i = hash & tableMask;
+    while (table.get(i) != 0) {
+      i = (i + 1) & tableMask;
+    }
+    return i;
+  }
+
+  /** Frees slot {@code i}, shifting back later entries of the probe run so lookups still work. */
+  private void deleteSlot(int i) {
+    table.set(i, 0);
+    int j = i;
+    while (true) {
+      j = (j + 1) & tableMask;
+      int entry = table.get(j);
+      if (entry == 0) {
+        return;
+      }
+      int k = entry - 1;
+      int home = hashes.get(k) & tableMask;
+      // The entry at j may fill the hole at i unless its home lies cyclically in (i, j].
+      boolean homeBetween = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+      if (!homeBetween) {
+        table.set(i, entry);
+        slots.set(k, i);
+        table.set(j, 0);
+        i = j;
+      }
+    }
+  }
+
+  // --- Memory -------------------------------------------------------------------------------
+
+  private void allocate(int newCapacity) {
+    capacity = newCapacity;
+    ids = new PagedArrays.Refs<>(newCapacity);
+    dues = new PagedArrays.Longs(newCapacity);
+    versions = new PagedArrays.Longs(newCapacity);
+    hashes = new PagedArrays.Ints(newCapacity);
+    slots = new PagedArrays.Ints(newCapacity);
+    table = new PagedArrays.Ints(newCapacity * 2);
+    tableMask = newCapacity * 2 - 1;
+  }
+
+  private void shrinkIfSparse() {
+    // A quarter, not a half, so that alternating put/remove at the boundary cannot thrash.
+    if (capacity > MIN_CAPACITY && size < capacity / 4) {
+      resize(capacity / 2);
+    }
+  }
+
+  /** Changes the heap's capacity (a power of two) and rebuilds the table for it. */
+  private void resize(int newCapacity) {
+    capacity = newCapacity;
+    ids.resize(newCapacity);
+    dues.resize(newCapacity);
+    versions.resize(newCapacity);
+    hashes.resize(newCapacity);
+    slots.resize(newCapacity);
+    table = new PagedArrays.Ints(newCapacity * 2);
+    tableMask = newCapacity * 2 - 1;
+    for (int k = 0; k < size; k++) {
+      int slot = freeSlot(hashes.get(k));
+      table.set(slot, k + 1);
+      slots.set(k, slot);
+    }
+  }
+}
