@@ -25,7 +25,7 @@ public class ContainerResources {
   public static final String DELIVERY = "java:jboss/ee/concurrency/executor/belfry";
 
   @Resource(lookup = REMINDERS_CACHE)
-  private Cache<String, byte[]> reminders;
+  private Cache<String, String> reminders;
 
   @Resource(lookup = SCHEDULER)
   private ManagedScheduledExecutorService scheduler;
@@ -35,7 +35,7 @@ public class ContainerResources {
 
   @Produces
   @RemindersCache
-  Cache<String, byte[]> reminders() {
+  Cache<String, String> reminders() {
     return reminders;
   }
 

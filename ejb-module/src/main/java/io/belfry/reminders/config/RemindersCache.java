@@ -11,7 +11,10 @@ import java.lang.annotation.Documented;
 import java.lang.annotation.Retention;
 import java.lang.annotation.Target;
 
-/** Selects the server's replicated {@code reminders} cache (String keys, encoded byte[] values). */
+/**
+ * Selects the server's replicated {@code reminders} cache (String keys, encoded String values: see
+ * ReminderStore).
+ */
 @Qualifier
 @Documented
 @Retention(RUNTIME)

@@ -13,7 +13,7 @@ import org.infinispan.remoting.transport.Address;
 @ApplicationScoped
 public class ClusterView {
 
-  private final Cache<String, byte[]> reminders;
+  private final Cache<String, String> reminders;
 
   /** For CDI's client proxy only. */
   protected ClusterView() {
@@ -21,7 +21,7 @@ public class ClusterView {
   }
 
   @Inject
-  public ClusterView(@RemindersCache Cache<String, byte[]> reminders) {
+  public ClusterView(@RemindersCache Cache<String, String> reminders) {
     this.reminders = reminders;
   }
 

@@ -1,0 +1,52 @@
+package io.belfry.web.foundation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Over HTTP, as an operator's probe sees it. */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class HealthIT {
+
+  @Deployment(testable = false)
+  static WebArchive deployment() {
+    return Deployments.belfryWar();
+  }
+
+  @ArquillianResource URL base;
+
+  @Test
+  void health_onProvisionedServer_isUpWithReplicatedPersistentCacheAndDatabase() throws Exception {
+    HttpResponse<String> response =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(base + "api/v1/health")).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(response.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(type -> assertThat(type).startsWith("application/json"));
+    JsonObject health = Json.createReader(new StringReader(response.body())).readObject();
+    assertThat(health.getString("status")).isEqualTo("UP");
+    assertThat(health.getString("node")).isEqualTo("it-node");
+    assertThat(health.getJsonArray("members").getString(0)).isEqualTo("it-node");
+    assertThat(health.getJsonObject("cache").getString("mode")).isEqualTo("REPL_SYNC");
+    assertThat(health.getJsonObject("cache").getBoolean("persistent")).isTrue();
+    assertThat(health.getJsonObject("datasource").getBoolean("up")).isTrue();
+  }
+}

@@ -1,0 +1,94 @@
+package io.belfry.web.foundation;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.belfry.audit.AuditDatabase;
+import io.belfry.reminders.config.RemindersCache;
+import jakarta.annotation.Resource;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.infinispan.Cache;
+import org.infinispan.configuration.cache.CacheMode;
+import org.infinispan.configuration.cache.Configuration;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** In the server: what server-config provides reaches a deployment as Belfry needs it. */
+@ExtendWith(ArquillianExtension.class)
+class ReminderCacheIT {
+
+  @Deployment
+  static WebArchive deployment() {
+    return Deployments.belfryWar().addClass(ReminderCacheIT.class);
+  }
+
+  @Inject @RemindersCache Cache<String, String> reminders;
+
+  @Resource(lookup = AuditDatabase.DATASOURCE)
+  DataSource belfryDs;
+
+  @Test
+  void remindersCache_injected_isReplicatedSynchronously() {
+    Configuration configuration = reminders.getCacheConfiguration();
+    assertEquals("reminders", reminders.getName());
+    assertEquals(CacheMode.REPL_SYNC, configuration.clustering().cacheMode());
+  }
+
+  @Test
+  void remindersCache_injected_writesThroughToAPersistentStore() {
+    Configuration configuration = reminders.getCacheConfiguration();
+    assertFalse(configuration.persistence().stores().isEmpty(), "a persistent store");
+    var store = configuration.persistence().stores().get(0);
+    assertFalse(configuration.persistence().passivation(), "write-through, not passivation");
+    assertFalse(store.purgeOnStartup(), "never purged at start");
+    assertTrue(store.preload(), "preloaded at start");
+  }
+
+  @Test
+  void remindersCache_conditionalReplace_matchesStringValuesByContent() {
+    // Belfry's compare-and-set firing relies on this: the expected value arrives as a copy
+    // (marshalled from another node), so equality must be by content. byte[] values compare by
+    // identity in WildFly's cache and would never match; Strings do.
+    String key = "it:" + UUID.randomUUID();
+    reminders.put(key, "version-1");
+    assertTrue(reminders.replace(key, new String("version-1"), "version-2"));
+    assertFalse(reminders.replace(key, "version-1", "version-3"), "a stale expectation loses");
+    assertEquals("version-2", reminders.get(key));
+    reminders.remove(key);
+  }
+
+  @Test
+  void remindersCache_byteArrayValues_doNotMatchByContent() {
+    // Documents why values are not byte[] (see docs/server-configuration.md).
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    Cache<String, Object> raw = (Cache) reminders;
+    String key = "it:" + UUID.randomUUID();
+    raw.put(key, new byte[] {1, 2, 3});
+    assertFalse(raw.replace(key, new byte[] {1, 2, 3}, new byte[] {4}));
+    raw.remove(key);
+  }
+
+  @Test
+  void belfryDs_executesSql() throws Exception {
+    try (Connection connection = belfryDs.getConnection();
+        Statement statement = connection.createStatement()) {
+      statement.execute("CREATE TABLE IF NOT EXISTS it_probe (id VARCHAR(64) PRIMARY KEY)");
+      String id = UUID.randomUUID().toString();
+      statement.executeUpdate("INSERT INTO it_probe (id) VALUES ('" + id + "')");
+      try (ResultSet rs =
+          statement.executeQuery("SELECT COUNT(*) FROM it_probe WHERE id = '" + id + "'")) {
+        assertTrue(rs.next());
+        assertEquals(1, rs.getInt(1));
+      }
+    }
+  }
+}

@@ -1,0 +1,84 @@
+package io.belfry.web.foundation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.ContainerController;
+import org.jboss.arquillian.container.test.api.Deployer;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.container.test.api.TargetsContainer;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Stops and starts the real server process: what the cache's file store and the H2 file database
+ * held before the restart is read back after it. Runs in its own failsafe execution against the
+ * manual-mode container (see web-ui/pom.xml), because it owns the server's lifecycle.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class RestartPersistenceIT {
+
+  private static final String CONTAINER = "wildfly-manual";
+  private static final String DEPLOYMENT = "probe";
+  private static final String BASE = "http://127.0.0.1:8080/belfry/api/v1/test-probe/";
+
+  @Deployment(name = DEPLOYMENT, managed = false, testable = false)
+  @TargetsContainer(CONTAINER)
+  static WebArchive deployment() {
+    return Deployments.belfryWar().addClass(PersistenceProbe.class);
+  }
+
+  @ArquillianResource ContainerController controller;
+
+  @ArquillianResource Deployer deployer;
+
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  @Test
+  void cacheEntryAndDatabaseRow_writtenBeforeRestart_areReadAfterIt() throws Exception {
+    String key = "restart-" + UUID.randomUUID();
+    controller.start(CONTAINER);
+    try {
+      deployer.deploy(DEPLOYMENT);
+      assertThat(put("cache/" + key, "in-the-file-store")).isEqualTo(204);
+      assertThat(put("sql/" + key, "in-the-h2-file")).isEqualTo(204);
+
+      controller.stop(CONTAINER);
+      controller.start(CONTAINER); // the deployment is part of the server's configuration
+
+      assertThat(get("cache/" + key)).isEqualTo("in-the-file-store");
+      assertThat(get("sql/" + key)).isEqualTo("in-the-h2-file");
+    } finally {
+      deployer.undeploy(DEPLOYMENT);
+      controller.stop(CONTAINER);
+    }
+  }
+
+  private int put(String path, String body) throws Exception {
+    return http.send(
+            HttpRequest.newBuilder(URI.create(BASE + path))
+                .PUT(HttpRequest.BodyPublishers.ofString(body))
+                .header("Content-Type", "text/plain")
+                .build(),
+            HttpResponse.BodyHandlers.discarding())
+        .statusCode();
+  }
+
+  private String get(String path) throws Exception {
+    HttpResponse<String> response =
+        http.send(
+            HttpRequest.newBuilder(URI.create(BASE + path)).GET().build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).as("GET %s", path).isEqualTo(200);
+    return response.body();
+  }
+}
