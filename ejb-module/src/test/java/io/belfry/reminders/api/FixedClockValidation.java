@@ -1,5 +1,6 @@
 package io.belfry.reminders.api;
 
+import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validation;
 import jakarta.validation.Validator;
 import jakarta.validation.ValidatorFactory;
@@ -7,6 +8,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Set;
 
 /** Hibernate Validator with a fixed clock, so that time-relative rules give stable answers. */
 final class FixedClockValidation implements AutoCloseable {
@@ -24,6 +26,10 @@ final class FixedClockValidation implements AutoCloseable {
             .clockProvider(() -> clock)
             .buildValidatorFactory();
     validator = factory.getValidator();
+  }
+
+  Set<ConstraintViolation<Object>> validate(Object bean) {
+    return validator.validate(bean);
   }
 
   /** The violations of {@code bean}, as the API reports them: sorted, field = property path. */
