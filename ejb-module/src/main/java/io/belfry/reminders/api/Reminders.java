@@ -1,0 +1,93 @@
+package io.belfry.reminders.api;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * The Java API of Belfry, injected as a CDI bean: set, read, cancel and list durable reminders.
+ *
+ * <p>Methods without a namespace act in the caller's namespace (that of the calling deployment); a
+ * {@link ReminderRequest} whose namespace is {@code null} does too. Fires arrive as {@link
+ * ReminderFired} events, qualified with {@link Namespace}.
+ *
+ * <h2>Contract</h2>
+ *
+ * <ul>
+ *   <li><b>Acknowledged means durable.</b> When {@code set} or {@code cancel} returns, the change
+ *       is in the owner's store and replicated.
+ *   <li><b>Set replaces.</b> Setting an existing key replaces it with a new, higher version; once
+ *       {@code set} returns, the old version never fires (a fire of it already under way when
+ *       {@code set} was called may still complete).
+ *   <li><b>Invalid changes nothing.</b> A request that breaks a rule throws {@link
+ *       InvalidReminderException}, whose violations name each offending field; nothing is stored or
+ *       replaced.
+ *   <li><b>Cancel of a missing key fails loudly</b> with {@link ReminderNotFoundException}, so a
+ *       caller learns when a reminder already fired or never existed.
+ * </ul>
+ */
+public interface Reminders {
+
+  /**
+   * Sets (creates or replaces) the reminder the request describes.
+   *
+   * @return the stored reminder, with its new version and first fire time
+   * @throws InvalidReminderException if the request breaks a rule; nothing changed
+   */
+  Reminder set(ReminderRequest request);
+
+  /**
+   * Sets a one-shot reminder firing at {@code at}, with an {@code application/octet-stream} payload
+   * ({@code null} for none).
+   *
+   * @throws InvalidReminderException if key, time or payload break a rule; nothing changed
+   */
+  Reminder setAt(String key, Instant at, byte[] payload);
+
+  /**
+   * Sets a one-shot reminder firing {@code delay} from now, with an {@code
+   * application/octet-stream} payload ({@code null} for none).
+   *
+   * @throws InvalidReminderException if key, delay or payload break a rule; nothing changed
+   */
+  Reminder setAfter(String key, Duration delay, byte[] payload);
+
+  /**
+   * The live reminder under {@code key} in the caller's namespace; empty once it is cancelled or
+   * has fired its last occurrence.
+   *
+   * @throws InvalidReminderException if the key is not a valid key
+   */
+  Optional<Reminder> get(String key);
+
+  /**
+   * Like {@link #get(String)} in {@code namespace}.
+   *
+   * @throws InvalidReminderException if the namespace or key is not valid
+   */
+  Optional<Reminder> get(String namespace, String key);
+
+  /**
+   * Cancels the reminder under {@code key} in the caller's namespace; once this returns, it never
+   * fires.
+   *
+   * @throws ReminderNotFoundException if no live reminder has this key
+   * @throws InvalidReminderException if the key is not a valid key
+   */
+  void cancel(String key);
+
+  /**
+   * Like {@link #cancel(String)} in {@code namespace}.
+   *
+   * @throws ReminderNotFoundException if no live reminder has this namespace and key
+   * @throws InvalidReminderException if the namespace or key is not valid
+   */
+  void cancel(String namespace, String key);
+
+  /**
+   * One page of the reminders matching {@code query}, in key order, without loading the rest.
+   *
+   * @throws InvalidReminderException if the query breaks a rule (limit, range, prefix)
+   */
+  ReminderPage list(ReminderQuery query);
+}

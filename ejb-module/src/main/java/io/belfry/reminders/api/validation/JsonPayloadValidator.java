@@ -1,0 +1,47 @@
+package io.belfry.reminders.api.validation;
+
+import io.belfry.reminders.api.ReminderRequest;
+import io.belfry.reminders.api.ValidationLimits;
+import jakarta.json.Json;
+import jakarta.json.JsonException;
+import jakarta.json.stream.JsonParser;
+import jakarta.validation.ConstraintValidator;
+import jakarta.validation.ConstraintValidatorContext;
+import java.io.ByteArrayInputStream;
+
+public class JsonPayloadValidator implements ConstraintValidator<JsonPayload, ReminderRequest> {
+
+  @Override
+  public boolean isValid(ReminderRequest request, ConstraintValidatorContext context) {
+    if (request == null || !request.hasJsonContentType()) {
+      return true;
+    }
+    byte[] payload = request.getPayload();
+    // Too large is reported by @PayloadSize; parsing it would only cost time.
+    if (payload == null || payload.length > ValidationLimits.maxPayloadBytes()) {
+      return true;
+    }
+    String problem = problemOf(payload);
+    if (problem == null) {
+      return true;
+    }
+    Violations.report(context, "payload", "is not well-formed JSON: " + problem);
+    return false;
+  }
+
+  /** Why {@code json} is not exactly one JSON value, or {@code null} if it is. */
+  static String problemOf(byte[] json) {
+    // Walking every event, not readValue(): the parser also rejects content after the value.
+    try (JsonParser parser = Json.createParser(new ByteArrayInputStream(json))) {
+      if (!parser.hasNext()) {
+        return "it is empty";
+      }
+      while (parser.hasNext()) {
+        parser.next();
+      }
+      return null;
+    } catch (JsonException e) {
+      return e.getMessage();
+    }
+  }
+}
