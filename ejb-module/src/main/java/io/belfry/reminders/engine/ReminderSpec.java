@@ -46,6 +46,21 @@ public record ReminderSpec(
         id, new Schedule.Once(), due, null, null, null, null, null, payload, null);
   }
 
+  /** This spec with a UTF-8 text payload. */
+  public ReminderSpec withPayload(String text) {
+    return new ReminderSpec(
+        id,
+        schedule,
+        firstDue,
+        until,
+        maxOccurrences,
+        misfire,
+        deadline,
+        delivery,
+        text.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+        "text/plain; charset=UTF-8");
+  }
+
   @Override
   public byte[] payload() {
     return payload.clone();
