@@ -1,0 +1,382 @@
+package io.belfry.reminders.engine;
+
+import io.belfry.reminders.fire.Delivery;
+import io.belfry.reminders.fire.EngineListener;
+import io.belfry.reminders.fire.EngineSettings;
+import io.belfry.reminders.fire.Scheduler;
+import io.belfry.reminders.model.HybridLogicalClock;
+import io.belfry.reminders.model.ReminderCodec;
+import io.belfry.reminders.model.ReminderId;
+import io.belfry.reminders.model.ReminderRecord;
+import io.belfry.reminders.model.ReminderState;
+import io.belfry.reminders.placement.CacheChangeFeed;
+import io.belfry.reminders.placement.CacheOwnership;
+import io.belfry.reminders.placement.ChangeFeed;
+import io.belfry.reminders.placement.Ownership;
+import io.belfry.reminders.schedule.Bounds;
+import io.belfry.reminders.schedule.Clock;
+import io.belfry.reminders.schedule.Occurrence;
+import io.belfry.reminders.schedule.Timeline;
+import io.belfry.reminders.store.InfinispanReminderStore;
+import io.belfry.reminders.store.ReminderNotFoundException;
+import io.belfry.reminders.store.ReminderStore;
+import io.belfry.reminders.store.StoredReminder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Predicate;
+import org.infinispan.Cache;
+import org.jboss.logging.Logger;
+
+/**
+ * The engine of one node, as plain Java: set, get, cancel and list reminders, and fire the ones
+ * this node owns. The CDI layer wraps one instance per deployment.
+ *
+ * <p>Every write is a loop of read + conditional write on the exact bytes read, so that concurrent
+ * sets, cancels and fires on any node serialise on the entry. A set mints a version from the hybrid
+ * logical clock and never overwrites a higher one: it observes the newer version and mints again.
+ *
+ * <p>Without a {@linkplain Builder#timer timer} the engine never fires by itself: tests drive it
+ * with a {@link io.belfry.reminders.schedule.SettableClock} and {@link #tick()}.
+ */
+public final class ReminderEngine {
+
+  private static final Logger LOG = Logger.getLogger(ReminderEngine.class);
+
+  /** A write loses a race only to another write; this many in a row means something is wrong. */
+  private static final int MAX_WRITE_ATTEMPTS = 100;
+
+  private final ReminderStore store;
+  private final ChangeFeed feed;
+  private final HybridLogicalClock versions;
+  private final Clock clock;
+  private final EngineListener listener;
+  private final Scheduler scheduler;
+  private boolean started;
+
+  private ReminderEngine(Builder b) {
+    this.store = b.store;
+    this.feed = b.feed;
+    this.clock = b.clock;
+    this.versions = b.versions != null ? b.versions : new HybridLogicalClock(b.clock::millis);
+    this.listener = b.listener;
+    this.scheduler =
+        new Scheduler(
+            b.store,
+            b.ownership,
+            b.servedNamespaces,
+            versions,
+            b.clock,
+            b.timer,
+            b.deliveryExecutor,
+            Objects.requireNonNull(b.delivery, "delivery is required"),
+            b.listener,
+            b.settings);
+  }
+
+  /** An engine on the replicated reminders cache. */
+  public static Builder builder(Cache<String, byte[]> cache) {
+    return new Builder(
+        new InfinispanReminderStore(cache), new CacheOwnership(cache), new CacheChangeFeed(cache));
+  }
+
+  /** An engine on any store, ownership and change feed (e.g. fakes in unit tests). */
+  public static Builder builder(ReminderStore store, Ownership ownership, ChangeFeed feed) {
+    return new Builder(store, ownership, feed);
+  }
+
+  // --- Lifecycle ------------------------------------------------------------------------------
+
+  /**
+   * Recovery and start: subscribes to writes and topology changes, advances the clock past every
+   * stored version, arms the owned pending reminders (overdue ones fire under the backfill rate)
+   * and, with a timer, starts firing.
+   */
+  public synchronized void start() {
+    if (started) {
+      return;
+    }
+    feed.subscribe(scheduler);
+    int armed = scheduler.start();
+    started = true;
+    LOG.infof("BELFRY-0001 Reminder engine started; %d reminders armed on this node", armed);
+  }
+
+  /** Stops firing on this node; stored reminders are untouched and fire elsewhere or later. */
+  public synchronized void stop() {
+    if (!started) {
+      return;
+    }
+    feed.unsubscribe();
+    scheduler.stop();
+    started = false;
+  }
+
+  /**
+   * One scheduler run at the clock's current time (manual driver): applies replicated writes and
+   * topology changes, sweeps if the scan interval passed, fires what is due.
+   *
+   * @return how many fires were handed to delivery
+   */
+  public int tick() {
+    return scheduler.runDue();
+  }
+
+  /** Sweeps every owned segment now: re-arms missed entries, purges expired tombstones. */
+  public void sweep() {
+    scheduler.sweepAll();
+  }
+
+  /** How many reminders this node has armed; for health and tests. */
+  public int armedCount() {
+    return scheduler.armedCount();
+  }
+
+  /** The versions clock of this node (e.g. for health); read-only use. */
+  public long lastVersion() {
+    return versions.lastVersion();
+  }
+
+  // --- Reminders ------------------------------------------------------------------------------
+
+  /**
+   * Stores a new version of {@code spec.id()}, replacing any live one; once this returns, a
+   * replaced version can no longer be committed to fire (a delivery already committed may still be
+   * under way).
+   *
+   * @throws IllegalArgumentException if the bounds end the timeline before its first occurrence
+   */
+  public SetResult set(ReminderSpec spec) {
+    Objects.requireNonNull(spec, "spec");
+    long now = clock.millis();
+    Occurrence first =
+        timeline(spec)
+            .first(spec.firstDue(), clock.now())
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "reminder "
+                            + spec.id().cacheKey()
+                            + " would never fire: its end time or"
+                            + " maximum count ends it before the first occurrence"));
+    for (int attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+      Optional<StoredReminder> existing = store.get(spec.id());
+      long version = versions.mint();
+      if (existing.isPresent() && existing.get().record().version() >= version) {
+        // Written by a node whose clock is ahead: move past it and mint again.
+        versions.observe(existing.get().record().version());
+        continue;
+      }
+      Optional<ReminderRecord> live =
+          existing.map(StoredReminder::record).filter(r -> !r.isTombstone());
+      ReminderRecord record = record(spec, version, first, live, now);
+      boolean written =
+          existing.isEmpty()
+              ? store.putIfAbsent(record).isEmpty()
+              : store.replace(existing.get(), record);
+      if (!written) {
+        continue;
+      }
+      if (live.isPresent()) {
+        announce(() -> listener.replaced(live.get(), record));
+      } else {
+        announce(() -> listener.set(record));
+      }
+      return new SetResult(live.isEmpty(), record, live);
+    }
+    throw new IllegalStateException(
+        "Could not set " + spec.id().cacheKey() + ": " + MAX_WRITE_ATTEMPTS + " lost races");
+  }
+
+  /** What is stored under {@code id}: the live version or its tombstone. */
+  public Optional<ReminderRecord> get(ReminderId id) {
+    return store.get(id).map(StoredReminder::record);
+  }
+
+  /**
+   * Cancels the live version of {@code id}: it will not fire (a delivery already committed may
+   * still be under way).
+   *
+   * @return the tombstone now stored
+   * @throws ReminderNotFoundException if there is no live version
+   */
+  public ReminderRecord cancel(ReminderId id) {
+    Objects.requireNonNull(id, "id");
+    for (int attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+      Optional<StoredReminder> existing = store.get(id);
+      if (existing.isEmpty() || existing.get().record().isTombstone()) {
+        throw new ReminderNotFoundException(id);
+      }
+      ReminderRecord tombstone =
+          existing.get().record().tombstone(ReminderState.CANCELLED, clock.millis());
+      if (store.replace(existing.get(), tombstone)) {
+        announce(() -> listener.cancelled(tombstone));
+        return tombstone;
+      }
+    }
+    throw new IllegalStateException(
+        "Could not cancel " + id.cacheKey() + ": " + MAX_WRITE_ATTEMPTS + " lost races");
+  }
+
+  /**
+   * One page of reminders from this node's replica, in cache-key order. Reads every key once (O(n)
+   * per page, with O(limit) memory); decodes only entries that can still make the page.
+   */
+  public ReminderPage list(ListQuery query) {
+    Objects.requireNonNull(query, "query");
+    String prefix =
+        query.namespace() == null
+            ? null
+            : ReminderId.cacheKeyPrefix(query.namespace())
+                + (query.keyPrefix() == null ? "" : query.keyPrefix());
+    Long dueFrom = query.dueFrom() == null ? null : query.dueFrom().toEpochMilli();
+    Long dueTo = query.dueTo() == null ? null : query.dueTo().toEpochMilli();
+    int keep = query.limit() + 1;
+    TreeMap<String, ReminderRecord> page = new TreeMap<>();
+    store.forEachLocal(
+        null,
+        (key, value) -> {
+          if (prefix != null && !key.startsWith(prefix)) {
+            return;
+          }
+          if (query.afterKey() != null && key.compareTo(query.afterKey()) <= 0) {
+            return;
+          }
+          if (page.size() >= keep && key.compareTo(page.lastKey()) >= 0) {
+            return;
+          }
+          ReminderRecord record;
+          try {
+            record = ReminderCodec.decode(ReminderId.fromCacheKey(key), value);
+          } catch (RuntimeException e) {
+            return;
+          }
+          if ((query.state() != null && record.state() != query.state())
+              || (dueFrom != null && record.nextDueMillis() < dueFrom)
+              || (dueTo != null && record.nextDueMillis() >= dueTo)) {
+            return;
+          }
+          page.put(key, record);
+          if (page.size() > keep) {
+            page.pollLastEntry();
+          }
+        });
+    List<ReminderRecord> items = new ArrayList<>(page.values());
+    if (items.size() > query.limit()) {
+      items = items.subList(0, query.limit());
+      return new ReminderPage(items, Optional.of(items.get(items.size() - 1).id().cacheKey()));
+    }
+    return new ReminderPage(items, Optional.empty());
+  }
+
+  private static Timeline timeline(ReminderSpec spec) {
+    return Timeline.of(
+        spec.schedule(),
+        new Bounds(
+            spec.until(),
+            spec.maxOccurrences() == null ? null : spec.maxOccurrences().longValue()));
+  }
+
+  private static ReminderRecord record(
+      ReminderSpec spec, long version, Occurrence first, Optional<ReminderRecord> live, long now) {
+    return new ReminderRecord(
+        spec.id(),
+        version,
+        ReminderState.PENDING,
+        spec.schedule(),
+        first.due().toEpochMilli(),
+        first.number(),
+        spec.until() == null ? null : spec.until().toEpochMilli(),
+        spec.maxOccurrences(),
+        spec.misfire(),
+        spec.deadline() == null ? null : spec.deadline().toMillis(),
+        spec.delivery(),
+        spec.payload(),
+        spec.contentType(),
+        live.map(ReminderRecord::createdAtMillis).orElse(now),
+        now);
+  }
+
+  private static void announce(Runnable call) {
+    try {
+      call.run();
+    } catch (RuntimeException e) {
+      LOG.warnf(e, "BELFRY-0002 Engine listener failed");
+    }
+  }
+
+  /** Assembles an engine; every part but the delivery has a default. */
+  public static final class Builder {
+    private final ReminderStore store;
+    private final Ownership ownership;
+    private final ChangeFeed feed;
+    private Clock clock = Clock.system();
+    private HybridLogicalClock versions;
+    private ScheduledExecutorService timer;
+    private Executor deliveryExecutor = Runnable::run;
+    private Delivery delivery;
+    private EngineListener listener = EngineListener.NONE;
+    private Predicate<String> servedNamespaces = namespace -> true;
+    private EngineSettings settings = EngineSettings.DEFAULTS;
+
+    private Builder(ReminderStore store, Ownership ownership, ChangeFeed feed) {
+      this.store = Objects.requireNonNull(store, "store");
+      this.ownership = Objects.requireNonNull(ownership, "ownership");
+      this.feed = Objects.requireNonNull(feed, "feed");
+    }
+
+    /** Where "now" comes from; default the system clock. Versions are minted from it too. */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** The versions clock; default a new one on {@link #clock}. */
+    public Builder versions(HybridLogicalClock versions) {
+      this.versions = Objects.requireNonNull(versions, "versions");
+      return this;
+    }
+
+    /** Runs wake-ups and sweeps; without one the engine fires only on {@link #tick()}. */
+    public Builder timer(ScheduledExecutorService timer) {
+      this.timer = Objects.requireNonNull(timer, "timer");
+      return this;
+    }
+
+    /** Runs deliveries; default the scheduler's own thread. */
+    public Builder deliveryExecutor(Executor deliveryExecutor) {
+      this.deliveryExecutor = Objects.requireNonNull(deliveryExecutor, "deliveryExecutor");
+      return this;
+    }
+
+    /** Receives every committed fire; required. */
+    public Builder delivery(Delivery delivery) {
+      this.delivery = Objects.requireNonNull(delivery, "delivery");
+      return this;
+    }
+
+    public Builder listener(EngineListener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    /** Which namespaces this node fires; default all. */
+    public Builder servedNamespaces(Predicate<String> servedNamespaces) {
+      this.servedNamespaces = Objects.requireNonNull(servedNamespaces, "servedNamespaces");
+      return this;
+    }
+
+    public Builder settings(EngineSettings settings) {
+      this.settings = Objects.requireNonNull(settings, "settings");
+      return this;
+    }
+
+    public ReminderEngine build() {
+      return new ReminderEngine(this);
+    }
+  }
+}

@@ -1,0 +1,162 @@
+package io.belfry.reminders.fire;
+
+import io.belfry.reminders.model.HybridLogicalClock;
+import io.belfry.reminders.model.ReminderCodecException;
+import io.belfry.reminders.model.ReminderRecord;
+import io.belfry.reminders.model.ReminderState;
+import io.belfry.reminders.placement.Ownership;
+import io.belfry.reminders.schedule.Bounds;
+import io.belfry.reminders.schedule.MisfireDecision;
+import io.belfry.reminders.schedule.MisfirePlan;
+import io.belfry.reminders.schedule.Occurrence;
+import io.belfry.reminders.schedule.TimeIndex;
+import io.belfry.reminders.schedule.Timeline;
+import io.belfry.reminders.store.ReminderStore;
+import io.belfry.reminders.store.StoredReminder;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import org.jboss.logging.Logger;
+
+/**
+ * Validated, tombstone-first firing of one due hint.
+ *
+ * <p>The idea: a hint from the time index is only a suggestion. The live entry is re-read and the
+ * fire proceeds only if it exists, is pending, carries the hint's version, this node is still the
+ * primary owner of its segment, and its due time has come. The fire is then <em>committed
+ * first</em>: one atomic conditional replace of exactly the bytes read, by the tombstone (FIRED, or
+ * SKIPPED when the misfire policy delivers nothing and nothing follows) or by the next occurrence
+ * under a newly minted version. Of all nodes and callers racing on the entry (a replace by set, a
+ * cancel, a former owner that has not yet seen the new topology) exactly one conditional write
+ * wins, and only the winner of the fire's commit delivers: at most once by construction, exactly
+ * once when nothing fails between commit and delivery (cf. db-scheduler's "pick with optimistic
+ * version, then execute").
+ *
+ * <p>Stateless apart from its collaborators; thread-safe.
+ */
+public final class Firing {
+
+  private static final Logger LOG = Logger.getLogger(Firing.class);
+
+  /** What became of one hint. */
+  public enum Outcome {
+    /** The entry is gone, ended, or at another version: nothing to do, drop the hint. */
+    STALE,
+    /** Another node owns the segment now: drop the hint, the owner fires it. */
+    NOT_OWNER,
+    /** Not due yet (the clock went backwards): re-arm at {@link Attempt#dueMillis()}. */
+    NOT_YET,
+    /** Someone else changed the entry first: drop the hint, the new value brings its own. */
+    LOST,
+    /** The store failed; whether the commit happened is unknown: re-arm, the retry re-reads. */
+    FAILED,
+    /** This node won the commit; deliver {@link Attempt#fire()} if present. */
+    COMMITTED
+  }
+
+  /**
+   * The result of {@link #attempt}.
+   *
+   * @param due the version that was due (null unless committed)
+   * @param successor what replaced it: a tombstone or the next occurrence (null unless committed)
+   * @param decision the misfire decision (null unless committed)
+   * @param fire what to deliver; null when not committed or when the policy skips this occurrence
+   */
+  public record Attempt(
+      Outcome outcome,
+      long dueMillis,
+      ReminderRecord due,
+      ReminderRecord successor,
+      MisfireDecision decision,
+      ReminderFire fire) {
+
+    static Attempt of(Outcome outcome) {
+      return new Attempt(outcome, 0, null, null, null, null);
+    }
+  }
+
+  private final ReminderStore store;
+  private final Ownership ownership;
+  private final HybridLogicalClock versions;
+
+  public Firing(ReminderStore store, Ownership ownership, HybridLogicalClock versions) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.ownership = Objects.requireNonNull(ownership, "ownership");
+    this.versions = Objects.requireNonNull(versions, "versions");
+  }
+
+  /** Validates {@code hint} at {@code nowMillis} and, if it holds, commits its fire. */
+  public Attempt attempt(TimeIndex.Entry hint, long nowMillis) {
+    String key = hint.id().cacheKey();
+    try {
+      Optional<StoredReminder> live = store.get(hint.id());
+      if (live.isEmpty()) {
+        return Attempt.of(Outcome.STALE);
+      }
+      ReminderRecord record = live.get().record();
+      if (record.state() != ReminderState.PENDING || record.version() != hint.version()) {
+        return Attempt.of(Outcome.STALE);
+      }
+      if (!ownership.isPrimaryOwner(key)) {
+        return Attempt.of(Outcome.NOT_OWNER);
+      }
+      if (record.nextDueMillis() > nowMillis) {
+        return new Attempt(Outcome.NOT_YET, record.nextDueMillis(), null, null, null, null);
+      }
+      MisfireDecision decision = decide(record, nowMillis);
+      ReminderRecord successor = successor(record, decision, nowMillis);
+      if (!store.replace(live.get(), successor)) {
+        return Attempt.of(Outcome.LOST);
+      }
+      ReminderFire fire = decision.deliver() ? fireOf(record, nowMillis) : null;
+      return new Attempt(
+          Outcome.COMMITTED, record.nextDueMillis(), record, successor, decision, fire);
+    } catch (ReminderCodecException e) {
+      LOG.errorf(e, "BELFRY-0201 Reminder %s cannot be read; it will not fire", key);
+      return Attempt.of(Outcome.STALE);
+    } catch (RuntimeException e) {
+      // E.g. a timeout while the topology changes: the replace may or may not have happened.
+      LOG.warnf(e, "BELFRY-0202 Firing %s failed; it will be retried", key);
+      return new Attempt(Outcome.FAILED, hint.dueMillis(), null, null, null, null);
+    }
+  }
+
+  private static MisfireDecision decide(ReminderRecord record, long nowMillis) {
+    Timeline timeline =
+        Timeline.of(
+            record.schedule(),
+            new Bounds(
+                record.untilMillis() == null ? null : Instant.ofEpochMilli(record.untilMillis()),
+                record.maxOccurrences() == null ? null : record.maxOccurrences().longValue()));
+    Occurrence due =
+        new Occurrence(Instant.ofEpochMilli(record.nextDueMillis()), record.occurrence());
+    Duration deadline =
+        record.deadlineMillis() == null ? null : Duration.ofMillis(record.deadlineMillis());
+    return MisfirePlan.decide(
+        timeline, due, Instant.ofEpochMilli(nowMillis), record.misfire(), deadline);
+  }
+
+  private ReminderRecord successor(
+      ReminderRecord record, MisfireDecision decision, long nowMillis) {
+    if (decision.next().isPresent()) {
+      Occurrence next = decision.next().get();
+      return record.withNext(versions.mint(), next.due().toEpochMilli(), next.number(), nowMillis);
+    }
+    return record.tombstone(
+        decision.deliver() ? ReminderState.FIRED : ReminderState.SKIPPED, nowMillis);
+  }
+
+  private static ReminderFire fireOf(ReminderRecord record, long nowMillis) {
+    return new ReminderFire(
+        record.id().namespace(),
+        record.id().key(),
+        record.payload(),
+        record.contentType(),
+        record.version(),
+        Instant.ofEpochMilli(record.nextDueMillis()),
+        Instant.ofEpochMilli(nowMillis),
+        record.occurrence(),
+        1);
+  }
+}

@@ -1,0 +1,534 @@
+package io.belfry.reminders.fire;
+
+import io.belfry.reminders.model.HybridLogicalClock;
+import io.belfry.reminders.model.ReminderCodec;
+import io.belfry.reminders.model.ReminderId;
+import io.belfry.reminders.model.ReminderRecord;
+import io.belfry.reminders.model.ReminderState;
+import io.belfry.reminders.placement.ChangeSink;
+import io.belfry.reminders.placement.Ownership;
+import io.belfry.reminders.schedule.Clock;
+import io.belfry.reminders.schedule.TimeIndex;
+import io.belfry.reminders.store.ReminderStore;
+import io.belfry.reminders.store.StoredReminder;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
+import org.jboss.logging.Logger;
+
+/**
+ * The per-node scheduler: keeps a {@link TimeIndex} of the pending reminders this node owns
+ * (primary segments) and serves (namespaces), and fires them through {@link Firing} when due.
+ *
+ * <h2>Design</h2>
+ *
+ * <p><b>One inbox, one worker.</b> Infinispan notification threads (writes, topology) never touch
+ * the index: as a {@link ChangeSink} the scheduler only advances the clock past the version it sees
+ * (a lock-free CAS), appends the change to a lock-free queue and, in automatic mode, asks the timer
+ * for a run. Every run ({@link #runDue()}) first drains that inbox under the scheduler's lock, so
+ * the index reflects every write acknowledged before the run: a synchronous replicated write
+ * notifies every replica before it returns.
+ *
+ * <p><b>Hints, validated.</b> The index maps id → (version, due). A run polls what is due and lets
+ * {@link Firing} validate and commit each; stale hints cost one local read. Commits trigger write
+ * events like any other write, which re-arm the next occurrence or drop the tombstone.
+ *
+ * <p><b>Placement.</b> On a topology change the worker compares the primary segments now against
+ * those it armed: lost segments are dropped from the index (one O(n) pass), gained ones are read
+ * from the local replica and armed.
+ *
+ * <p><b>Safety sweep.</b> Every scan interval, a window of {@link
+ * EngineSettings#sweepSegmentsPerScan()} owned segments is compared with the index; an entry whose
+ * version ({@link ReminderCodec#versionOf}, no full decode) matches its hint is skipped, so the
+ * sweep decodes only what is missing, changed, or a tombstone, which it purges after the TTL.
+ *
+ * <p><b>Backlog.</b> A fire later than {@link EngineSettings#backlogLateness()} (after downtime or
+ * a long outage of a namespace) takes a token from a {@link TokenBucket}; when none is left the run
+ * stops and the wake-up is set for the next token, so a backlog drains at the configured rate while
+ * steady-state fires are never held back.
+ *
+ * <p><b>Driving.</b> With a {@link ScheduledExecutorService} the scheduler arms one wake-up at the
+ * earliest due time (re-armed when an earlier one arrives) plus the periodic sweep. Without one it
+ * is driven by hand: tests set a {@link io.belfry.reminders.schedule.SettableClock} and call {@link
+ * #runDue()}.
+ *
+ * <p>Announcements and deliveries happen after the lock is released, on the delivery executor.
+ */
+public final class Scheduler implements ChangeSink {
+
+  private static final Logger LOG = Logger.getLogger(Scheduler.class);
+
+  private sealed interface Change {}
+
+  private record Written(String key, byte[] value) implements Change {}
+
+  private record Removed(String key) implements Change {}
+
+  private record TopologyChange() implements Change {}
+
+  private static final Change TOPOLOGY = new TopologyChange();
+
+  private final ReminderStore store;
+  private final Ownership ownership;
+  private final Predicate<String> served;
+  private final HybridLogicalClock versions;
+  private final Clock clock;
+  private final Firing firing;
+  private final ScheduledExecutorService timer;
+  private final Executor deliveryExecutor;
+  private final Delivery delivery;
+  private final EngineListener listener;
+  private final EngineSettings settings;
+
+  private final Queue<Change> inbox = new ConcurrentLinkedQueue<>();
+  private final AtomicBoolean runRequested = new AtomicBoolean();
+  private final ReentrantLock lock = new ReentrantLock();
+
+  // Guarded by lock.
+  private final TimeIndex index = new TimeIndex();
+  private final TokenBucket backlog;
+  private BitSet owned = new BitSet();
+  private long nextSweepAt = Long.MIN_VALUE;
+  private int sweepCursor;
+  private long blockedUntil = Long.MAX_VALUE;
+  private ScheduledFuture<?> wakeUp;
+  private long wakeUpAt = Long.MAX_VALUE;
+  private ScheduledFuture<?> sweeper;
+  private volatile boolean running;
+
+  public Scheduler(
+      ReminderStore store,
+      Ownership ownership,
+      Predicate<String> servedNamespaces,
+      HybridLogicalClock versions,
+      Clock clock,
+      ScheduledExecutorService timer,
+      Executor deliveryExecutor,
+      Delivery delivery,
+      EngineListener listener,
+      EngineSettings settings) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.ownership = Objects.requireNonNull(ownership, "ownership");
+    this.served = Objects.requireNonNull(servedNamespaces, "servedNamespaces");
+    this.versions = Objects.requireNonNull(versions, "versions");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.timer = timer;
+    this.deliveryExecutor = Objects.requireNonNull(deliveryExecutor, "deliveryExecutor");
+    this.delivery = Objects.requireNonNull(delivery, "delivery");
+    this.listener = Objects.requireNonNull(listener, "listener");
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.firing = new Firing(store, ownership, versions);
+    this.backlog = new TokenBucket(settings.backfillRatePerSecond());
+  }
+
+  // --- ChangeSink: notification threads; hand off only -------------------------------------
+
+  @Override
+  public void written(String cacheKey, byte[] encoded) {
+    try {
+      versions.observe(ReminderCodec.versionOf(encoded));
+    } catch (RuntimeException e) {
+      // Corrupt or foreign bytes: the worker logs them when it decodes.
+    }
+    inbox.add(new Written(cacheKey, encoded));
+    requestRun();
+  }
+
+  @Override
+  public void removed(String cacheKey) {
+    inbox.add(new Removed(cacheKey));
+    requestRun();
+  }
+
+  @Override
+  public void topologyChanged() {
+    inbox.add(TOPOLOGY);
+    requestRun();
+  }
+
+  // --- Lifecycle ------------------------------------------------------------------------------
+
+  /**
+   * Recovery: advances the clock past every version stored locally, arms the owned pending ones
+   * and, in automatic mode, starts the timers. Subscribe to the change feed before calling this, so
+   * that no write is missed between the scan and the first run.
+   *
+   * @return how many reminders were armed
+   */
+  public int start() {
+    lock.lock();
+    try {
+      owned = ownership.primarySegments();
+      int[] armed = {0};
+      store.forEachLocal(
+          null,
+          (key, value) -> {
+            long version;
+            try {
+              version = ReminderCodec.versionOf(value);
+            } catch (RuntimeException e) {
+              LOG.errorf(e, "BELFRY-0301 Unreadable entry %s ignored", key);
+              return;
+            }
+            versions.observe(version);
+            if (owned.get(ownership.segmentOf(key)) && arm(key, value)) {
+              armed[0]++;
+            }
+          });
+      running = true;
+      nextSweepAt = clock.millis() + settings.scanInterval().toMillis();
+      if (timer != null) {
+        long period = settings.scanInterval().toMillis();
+        sweeper =
+            timer.scheduleAtFixedRate(this::runQuietly, period, period, TimeUnit.MILLISECONDS);
+      }
+      LOG.debugf(
+          "BELFRY-0302 Scheduler started: %d segments owned, %d reminders armed",
+          owned.cardinality(), armed[0]);
+      requestRun();
+      return armed[0];
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Stops the timers and forgets the index; the store keeps everything. */
+  public void stop() {
+    lock.lock();
+    try {
+      running = false;
+      if (sweeper != null) {
+        sweeper.cancel(false);
+        sweeper = null;
+      }
+      cancelWakeUp();
+      index.clear();
+      inbox.clear();
+      owned = new BitSet();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** How many hints the index holds; for health and tests. */
+  public int armedCount() {
+    lock.lock();
+    try {
+      return index.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  // --- The worker -----------------------------------------------------------------------------
+
+  /**
+   * One run at the clock's now: apply queued changes, sweep if the scan interval has passed, and
+   * commit what is due (within the backlog rate and {@link EngineSettings#maxFiresPerRun()}).
+   * Deliveries are handed to the delivery executor after the lock is released.
+   *
+   * @return how many fires were committed for delivery
+   */
+  public int runDue() {
+    List<Firing.Attempt> commits = new ArrayList<>();
+    List<StoredReminder> expired = new ArrayList<>();
+    lock.lock();
+    try {
+      if (!running) {
+        return 0;
+      }
+      long now = clock.millis();
+      drainInbox();
+      if (now >= nextSweepAt) {
+        sweep(now, expired);
+        nextSweepAt = now + settings.scanInterval().toMillis();
+      }
+      fireDue(now, commits);
+      rearm();
+    } finally {
+      lock.unlock();
+    }
+    return dispatch(commits, expired);
+  }
+
+  /** Sweeps every owned segment now, whatever the window; for tests and operators. */
+  public void sweepAll() {
+    List<StoredReminder> expired = new ArrayList<>();
+    lock.lock();
+    try {
+      drainInbox();
+      sweepSegments(clock.millis(), owned, expired);
+    } finally {
+      lock.unlock();
+    }
+    dispatch(List.of(), expired);
+  }
+
+  private void runQuietly() {
+    runRequested.set(false);
+    try {
+      runDue();
+    } catch (Throwable e) {
+      // A failed run must not cancel the periodic task; the next run retries.
+      LOG.errorf(e, "BELFRY-0303 Scheduler run failed");
+    }
+  }
+
+  private void requestRun() {
+    if (timer == null || !running || !runRequested.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      timer.execute(this::runQuietly);
+    } catch (RejectedExecutionException e) {
+      runRequested.set(false);
+    }
+  }
+
+  private void drainInbox() {
+    for (Change change = inbox.poll(); change != null; change = inbox.poll()) {
+      if (change instanceof Written w) {
+        if (owned.get(ownership.segmentOf(w.key()))) {
+          arm(w.key(), w.value());
+        }
+      } else if (change instanceof Removed r) {
+        idOf(r.key()).ifPresent(index::remove);
+      } else {
+        applyTopology();
+      }
+    }
+  }
+
+  private void applyTopology() {
+    BitSet now = ownership.primarySegments();
+    BitSet lost = (BitSet) owned.clone();
+    lost.andNot(now);
+    BitSet gained = (BitSet) now.clone();
+    gained.andNot(owned);
+    owned = now;
+    if (!lost.isEmpty()) {
+      index.removeIf(id -> lost.get(ownership.segmentOf(id.cacheKey())));
+    }
+    if (!gained.isEmpty()) {
+      store.forEachLocal(gained, this::arm);
+    }
+    LOG.debugf(
+        "BELFRY-0304 Topology changed: %d segments gained, %d lost, %d owned",
+        gained.cardinality(), lost.cardinality(), now.cardinality());
+  }
+
+  /**
+   * Brings the index in line with one stored entry of an owned segment: a pending version of a
+   * served namespace is armed unless the index already has a newer one; a tombstone drops the hint
+   * of its version or an older one. Returns whether the entry was armed.
+   */
+  private boolean arm(String key, byte[] value) {
+    Optional<ReminderId> id = idOf(key);
+    if (id.isEmpty() || !served.test(id.get().namespace())) {
+      return false;
+    }
+    ReminderRecord record;
+    try {
+      record = ReminderCodec.decode(id.get(), value);
+    } catch (RuntimeException e) {
+      LOG.errorf(e, "BELFRY-0305 Unreadable reminder %s will not fire", key);
+      return false;
+    }
+    Optional<TimeIndex.Entry> hint = index.get(id.get());
+    // Writes to one key can reach the inbox out of order only via a sweep; never go backwards.
+    if (hint.isPresent() && hint.get().version() > record.version()) {
+      return false;
+    }
+    if (record.state() == ReminderState.PENDING) {
+      index.put(id.get(), record.version(), record.nextDueMillis());
+      return true;
+    }
+    hint.ifPresent(h -> index.remove(id.get()));
+    return false;
+  }
+
+  private void fireDue(long now, List<Firing.Attempt> commits) {
+    blockedUntil = Long.MAX_VALUE;
+    int budget = settings.maxFiresPerRun();
+    long backlogBefore = now - settings.backlogLateness().toMillis();
+    List<TimeIndex.Entry> retry = new ArrayList<>();
+    while (commits.size() < budget) {
+      OptionalLong next = index.nextDueMillis();
+      if (next.isEmpty() || next.getAsLong() > now) {
+        break;
+      }
+      if (next.getAsLong() < backlogBefore && !backlog.tryAcquire(now)) {
+        blockedUntil = backlog.nextTokenAt(now);
+        break;
+      }
+      TimeIndex.Entry hint = index.pollDue(now, 1).get(0);
+      Firing.Attempt attempt = firing.attempt(hint, now);
+      switch (attempt.outcome()) {
+        case COMMITTED -> commits.add(attempt);
+        case NOT_YET -> index.put(hint.id(), hint.version(), attempt.dueMillis());
+        // Put back after the loop, or this run would retry it at once, forever.
+        case FAILED -> retry.add(hint);
+        default -> {}
+      }
+    }
+    for (TimeIndex.Entry hint : retry) {
+      if (!index.contains(hint.id())) {
+        index.put(hint.id(), hint.version(), hint.dueMillis());
+      }
+    }
+    if (!retry.isEmpty()) {
+      blockedUntil = Math.min(blockedUntil, now + settings.scanInterval().toMillis());
+    }
+  }
+
+  private void sweep(long now, List<StoredReminder> expired) {
+    int count = ownership.segmentCount();
+    BitSet window = new BitSet(count);
+    int width = Math.min(settings.sweepSegmentsPerScan(), count);
+    for (int i = 0; i < width; i++) {
+      window.set((sweepCursor + i) % count);
+    }
+    sweepCursor = (sweepCursor + width) % count;
+    window.and(owned);
+    if (!window.isEmpty()) {
+      sweepSegments(now, window, expired);
+    }
+  }
+
+  private void sweepSegments(long now, BitSet segments, List<StoredReminder> expired) {
+    long ttl = settings.tombstoneTtl().toMillis();
+    store.forEachLocal(
+        segments,
+        (key, value) -> {
+          Optional<ReminderId> id = idOf(key);
+          if (id.isEmpty()) {
+            return;
+          }
+          try {
+            Optional<TimeIndex.Entry> hint = index.get(id.get());
+            if (hint.isPresent() && hint.get().version() == ReminderCodec.versionOf(value)) {
+              return;
+            }
+            ReminderRecord record = ReminderCodec.decode(id.get(), value);
+            if (record.isTombstone()) {
+              hint.ifPresent(h -> index.remove(id.get()));
+              if (record.updatedAtMillis() + ttl <= now) {
+                expired.add(new StoredReminder(record, value));
+              }
+            } else if (served.test(id.get().namespace())) {
+              if (hint.isEmpty() || hint.get().version() < record.version()) {
+                index.put(id.get(), record.version(), record.nextDueMillis());
+              }
+            }
+          } catch (RuntimeException e) {
+            LOG.debugf(e, "BELFRY-0306 Sweep skipped unreadable %s", key);
+          }
+        });
+  }
+
+  /** Arms the single wake-up at the earliest time anything can happen; automatic mode only. */
+  private void rearm() {
+    if (timer == null || !running) {
+      return;
+    }
+    long at = Math.min(index.nextDueMillis().orElse(Long.MAX_VALUE), blockedUntil);
+    if (at == Long.MAX_VALUE) {
+      return;
+    }
+    if (wakeUp != null && !wakeUp.isDone() && wakeUpAt <= at) {
+      return;
+    }
+    cancelWakeUp();
+    long delay = Math.max(0, at - clock.millis());
+    wakeUpAt = at;
+    try {
+      wakeUp = timer.schedule(this::runQuietly, delay, TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      LOG.debugf("BELFRY-0307 Timer rejected the wake-up; stopping?");
+    }
+  }
+
+  private void cancelWakeUp() {
+    if (wakeUp != null) {
+      wakeUp.cancel(false);
+      wakeUp = null;
+    }
+    wakeUpAt = Long.MAX_VALUE;
+  }
+
+  // --- After the lock: announce and deliver ---------------------------------------------------
+
+  private int dispatch(List<Firing.Attempt> commits, List<StoredReminder> expired) {
+    int delivered = 0;
+    for (Firing.Attempt commit : commits) {
+      if (commit.decision().skipped() > 0) {
+        announce(() -> listener.skipped(commit.due(), commit.decision().skipped()));
+      }
+      ReminderFire fire = commit.fire();
+      if (fire == null) {
+        continue;
+      }
+      delivered++;
+      try {
+        deliveryExecutor.execute(() -> deliver(fire));
+      } catch (RejectedExecutionException e) {
+        LOG.errorf(e, "BELFRY-0308 Delivery of %s:%s rejected", fire.namespace(), fire.key());
+        announce(() -> listener.deliveryFailed(fire, e));
+      }
+    }
+    for (StoredReminder tombstone : expired) {
+      announce(() -> listener.purged(tombstone.record()));
+      try {
+        store.remove(tombstone);
+      } catch (RuntimeException e) {
+        LOG.debugf(e, "BELFRY-0309 Purge of %s failed; next sweep retries", tombstone);
+      }
+    }
+    return delivered;
+  }
+
+  private void deliver(ReminderFire fire) {
+    try {
+      delivery.deliver(fire);
+    } catch (Throwable e) {
+      LOG.errorf(
+          e,
+          "BELFRY-0310 Delivery of %s:%s (fence %d) failed",
+          fire.namespace(),
+          fire.key(),
+          fire.fence());
+      announce(() -> listener.deliveryFailed(fire, e));
+      return;
+    }
+    announce(() -> listener.fired(fire));
+  }
+
+  private static void announce(Runnable call) {
+    try {
+      call.run();
+    } catch (RuntimeException e) {
+      LOG.warnf(e, "BELFRY-0311 Engine listener failed");
+    }
+  }
+
+  private static Optional<ReminderId> idOf(String key) {
+    try {
+      return Optional.of(ReminderId.fromCacheKey(key));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+  }
+}

@@ -1,0 +1,80 @@
+package io.belfry.reminders.store;
+
+import io.belfry.reminders.model.ReminderCodec;
+import io.belfry.reminders.model.ReminderId;
+import io.belfry.reminders.model.ReminderRecord;
+import java.util.BitSet;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.infinispan.AdvancedCache;
+import org.infinispan.Cache;
+import org.infinispan.CacheStream;
+import org.infinispan.commons.util.IntSets;
+import org.infinispan.context.Flag;
+
+/**
+ * The {@link ReminderStore} on the replicated {@code reminders} cache: String keys ({@link
+ * ReminderId#cacheKey()}), {@code byte[]} values ({@link ReminderCodec}).
+ *
+ * <p>Only get, putIfAbsent, replace(old, new) and remove(old): with the PROTOSTREAM marshaller no
+ * function can travel to the primary owner, and these commands compare {@code byte[]} values by
+ * content there. The cache is configured synchronous, so each write has reached every replica (and
+ * its store) when the call returns.
+ */
+public final class InfinispanReminderStore implements ReminderStore {
+
+  private final Cache<String, byte[]> cache;
+  private final AdvancedCache<String, byte[]> local;
+
+  public InfinispanReminderStore(Cache<String, byte[]> cache) {
+    this.cache = Objects.requireNonNull(cache, "cache");
+    this.local = cache.getAdvancedCache().withFlags(Flag.CACHE_MODE_LOCAL);
+  }
+
+  @Override
+  public Optional<StoredReminder> get(ReminderId id) {
+    return stored(id, cache.get(id.cacheKey()));
+  }
+
+  @Override
+  public Optional<StoredReminder> putIfAbsent(ReminderRecord record) {
+    ReminderId id = record.id();
+    return stored(id, cache.putIfAbsent(id.cacheKey(), ReminderCodec.encode(record)));
+  }
+
+  @Override
+  public boolean replace(StoredReminder expected, ReminderRecord next) {
+    if (!expected.record().id().equals(next.id())) {
+      throw new IllegalArgumentException("replace across ids: " + expected + " by " + next);
+    }
+    return cache.replace(next.id().cacheKey(), expected.encoded(), ReminderCodec.encode(next));
+  }
+
+  @Override
+  public boolean remove(StoredReminder expected) {
+    return cache.remove(expected.record().id().cacheKey(), expected.encoded());
+  }
+
+  @Override
+  public void forEachLocal(BitSet segments, EntryVisitor visitor) {
+    try (CacheStream<Map.Entry<String, byte[]>> all = local.entrySet().stream()) {
+      CacheStream<Map.Entry<String, byte[]>> stream =
+          segments == null
+              ? all
+              : all.filterKeySegments(IntSets.from(segments.stream().iterator()));
+      Iterator<Map.Entry<String, byte[]>> entries = stream.iterator();
+      while (entries.hasNext()) {
+        Map.Entry<String, byte[]> entry = entries.next();
+        visitor.visit(entry.getKey(), entry.getValue());
+      }
+    }
+  }
+
+  private static Optional<StoredReminder> stored(ReminderId id, byte[] encoded) {
+    return encoded == null
+        ? Optional.empty()
+        : Optional.of(new StoredReminder(ReminderCodec.decode(id, encoded), encoded));
+  }
+}

@@ -1,0 +1,44 @@
+package io.belfry.reminders.store;
+
+import io.belfry.reminders.model.ReminderId;
+import io.belfry.reminders.model.ReminderRecord;
+import java.util.BitSet;
+import java.util.Optional;
+
+/**
+ * Where reminders live: one entry per {@link ReminderId}, the live version or its tombstone. Every
+ * write is conditional on what was read, so concurrent writers (set, cancel, fire on another node)
+ * never overwrite each other blindly; a write returns once it is stored and replicated.
+ */
+public interface ReminderStore {
+
+  /** Visits one locally stored entry; raw, so that sweeps can skip decoding unchanged ones. */
+  @FunctionalInterface
+  interface EntryVisitor {
+    void visit(String cacheKey, byte[] encoded);
+  }
+
+  /** The entry of {@code id}, tombstones included. */
+  Optional<StoredReminder> get(ReminderId id);
+
+  /**
+   * Writes {@code record} if its id has no entry.
+   *
+   * @return empty when written; otherwise the entry that is there
+   */
+  Optional<StoredReminder> putIfAbsent(ReminderRecord record);
+
+  /** Replaces {@code expected} by {@code next} if the entry is still exactly {@code expected}. */
+  boolean replace(StoredReminder expected, ReminderRecord next);
+
+  /** Removes the entry if it is still exactly {@code expected}. */
+  boolean remove(StoredReminder expected);
+
+  /**
+   * Visits the entries stored on this node (all of them in a replicated cache), optionally only
+   * those of the given segments. Reads the local replica only; no remote calls.
+   *
+   * @param segments the segments to visit, or {@code null} for all
+   */
+  void forEachLocal(BitSet segments, EntryVisitor visitor);
+}

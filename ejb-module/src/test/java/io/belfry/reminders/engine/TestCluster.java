@@ -1,0 +1,239 @@
+package io.belfry.reminders.engine;
+
+import io.belfry.reminders.fire.EngineSettings;
+import io.belfry.reminders.fire.ReminderFire;
+import io.belfry.reminders.schedule.SettableClock;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+import org.infinispan.Cache;
+import org.infinispan.configuration.cache.CacheMode;
+import org.infinispan.configuration.cache.ConfigurationBuilder;
+import org.infinispan.configuration.global.GlobalConfigurationBuilder;
+import org.infinispan.manager.DefaultCacheManager;
+import org.infinispan.manager.EmbeddedCacheManager;
+
+/**
+ * Three embedded Infinispan members in one JVM, the way WildFly runs the reminders cache:
+ * REPL_SYNC, PROTOSTREAM (the default marshaller), a Soft-Index file store with preload per member,
+ * JGroups TCP + TCPPING on loopback ports picked free at start. Each member runs a {@link
+ * ReminderEngine} without timer, driven by {@link #tickAll()} on one shared {@link SettableClock}.
+ */
+final class TestCluster implements AutoCloseable {
+
+  static final int SIZE = 3;
+  static final Duration AWAIT = Duration.ofSeconds(60);
+
+  /** One delivered fire and the member that delivered it. */
+  record Delivered(int node, ReminderFire fire) {}
+
+  final SettableClock clock = new SettableClock(Instant.parse("2026-11-21T09:00:00Z"));
+  final Queue<Delivered> delivered = new ConcurrentLinkedQueue<>();
+
+  private final Path root;
+  private final String clusterName = "belfry-test-" + UUID.randomUUID();
+  private final int[] ports = new int[SIZE];
+  private final EmbeddedCacheManager[] managers = new EmbeddedCacheManager[SIZE];
+  private final ReminderEngine[] engines = new ReminderEngine[SIZE];
+  private final Map<Integer, Cache<String, byte[]>> caches = new ConcurrentHashMap<>();
+
+  TestCluster(Path root) {
+    this.root = root;
+    for (int i = 0; i < SIZE; i++) {
+      ports[i] = freePort();
+    }
+  }
+
+  /** Starts every member, waits for one stable view of all, then starts the engines. */
+  TestCluster start() {
+    for (int i = 0; i < SIZE; i++) {
+      startMember(i);
+    }
+    awaitStableTopology(SIZE);
+    for (int i = 0; i < SIZE; i++) {
+      startEngine(i);
+    }
+    return this;
+  }
+
+  ReminderEngine engine(int node) {
+    return engines[node];
+  }
+
+  Cache<String, byte[]> cache(int node) {
+    return caches.get(node);
+  }
+
+  boolean isUp(int node) {
+    return engines[node] != null;
+  }
+
+  /** Stops one member's engine and cache manager (it leaves the cluster). */
+  void stopMember(int node) {
+    if (engines[node] != null) {
+      engines[node].stop();
+      engines[node] = null;
+    }
+    if (managers[node] != null) {
+      managers[node].stop();
+      managers[node] = null;
+      caches.remove(node);
+    }
+  }
+
+  void stopAll() {
+    for (int i = SIZE - 1; i >= 0; i--) {
+      stopMember(i);
+    }
+  }
+
+  /** One scheduler run on every live member. */
+  int tickAll() {
+    int fired = 0;
+    for (ReminderEngine engine : engines) {
+      if (engine != null) {
+        fired += engine.tick();
+      }
+    }
+    return fired;
+  }
+
+  /** Ticks every member until {@code condition} holds; fails after {@link #AWAIT}. */
+  void tickUntil(BooleanSupplier condition, String what) {
+    long deadline = System.nanoTime() + AWAIT.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("Timed out waiting for " + what);
+      }
+      if (tickAll() == 0) {
+        // Nothing due right now: let replication and topology threads progress.
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+      }
+    }
+  }
+
+  List<Delivered> deliveredIn(String namespace) {
+    return delivered.stream()
+        .filter(d -> d.fire().namespace().equals(namespace))
+        .collect(Collectors.toCollection(ArrayList::new));
+  }
+
+  void awaitStableTopology(int members) {
+    await(
+        () ->
+            caches.values().stream()
+                .allMatch(
+                    c -> {
+                      var dm = c.getAdvancedCache().getDistributionManager();
+                      return dm.getCacheTopology().getMembers().size() == members
+                          && !dm.isRehashInProgress();
+                    }),
+        "a stable topology of " + members + " members");
+  }
+
+  static void await(BooleanSupplier condition, String what) {
+    long deadline = System.nanoTime() + AWAIT.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("Timed out waiting for " + what);
+      }
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+    }
+  }
+
+  void startMember(int node) {
+    Path home = root.resolve("node" + node);
+    try {
+      Files.createDirectories(home);
+      Path jgroups = home.resolve("jgroups.xml");
+      Files.writeString(jgroups, jgroupsConfig(ports[node]));
+      GlobalConfigurationBuilder global = GlobalConfigurationBuilder.defaultClusteredBuilder();
+      global
+          .transport()
+          .clusterName(clusterName)
+          .nodeName("node" + node)
+          .addProperty("configurationFile", jgroups.toAbsolutePath().toString());
+      global.globalState().enabled(false);
+      ConfigurationBuilder cache = new ConfigurationBuilder();
+      cache.clustering().cacheMode(CacheMode.REPL_SYNC).remoteTimeout(15, TimeUnit.SECONDS);
+      cache
+          .persistence()
+          .addSoftIndexFileStore()
+          .dataLocation(home.resolve("data").toAbsolutePath().toString())
+          .indexLocation(home.resolve("index").toAbsolutePath().toString())
+          .preload(true);
+      DefaultCacheManager manager = new DefaultCacheManager(global.build());
+      manager.defineConfiguration("reminders", cache.build());
+      managers[node] = manager;
+      caches.put(node, manager.getCache("reminders"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  void startEngine(int node) {
+    ReminderEngine engine =
+        ReminderEngine.builder(caches.get(node))
+            .clock(clock)
+            .delivery(fire -> delivered.add(new Delivered(node, fire)))
+            .settings(EngineSettings.DEFAULTS)
+            .build();
+    engine.start();
+    engines[node] = engine;
+  }
+
+  @Override
+  public void close() {
+    stopAll();
+  }
+
+  private String jgroupsConfig(int port) {
+    String hosts =
+        java.util.Arrays.stream(ports)
+            .mapToObj(p -> "127.0.0.1[" + p + "]")
+            .collect(Collectors.joining(","));
+    return """
+        <config xmlns="urn:org:jgroups">
+          <TCP bind_addr="127.0.0.1" bind_port="%d" port_range="0"
+               thread_pool.min_threads="0" thread_pool.max_threads="50"/>
+          <TCPPING initial_hosts="%s" port_range="0"/>
+          <MERGE3 min_interval="2s" max_interval="5s"/>
+          <FD_SOCK2/>
+          <FD_ALL3 timeout="10s" interval="2s"/>
+          <VERIFY_SUSPECT2 timeout="1s"/>
+          <pbcast.NAKACK2 use_mcast_xmit="false"/>
+          <UNICAST3/>
+          <pbcast.STABLE desired_avg_gossip="5s" max_bytes="4M"/>
+          <pbcast.GMS print_local_addr="false" join_timeout="1s"/>
+          <UFC max_credits="2M" min_threshold="0.4"/>
+          <MFC max_credits="2M" min_threshold="0.4"/>
+          <FRAG4 frag_size="60K"/>
+        </config>
+        """
+        .formatted(port, hosts);
+  }
+
+  private static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,129 @@
+package io.belfry.reminders.fire;
+
+import io.belfry.reminders.model.ReminderCodec;
+import io.belfry.reminders.model.ReminderId;
+import io.belfry.reminders.model.ReminderRecord;
+import io.belfry.reminders.placement.ChangeFeed;
+import io.belfry.reminders.placement.ChangeSink;
+import io.belfry.reminders.placement.Ownership;
+import io.belfry.reminders.store.ReminderStore;
+import io.belfry.reminders.store.StoredReminder;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * A single node without Infinispan: a map as store that notifies its feed on every write (as the
+ * cache's post events do), owning its one segment. For unit tests of the scheduler and engine.
+ */
+final class InMemoryNode implements ReminderStore, Ownership, ChangeFeed {
+
+  private final Map<String, byte[]> entries = new TreeMap<>();
+  private volatile ChangeSink sink;
+
+  @Override
+  public synchronized Optional<StoredReminder> get(ReminderId id) {
+    byte[] value = entries.get(id.cacheKey());
+    return value == null
+        ? Optional.empty()
+        : Optional.of(new StoredReminder(ReminderCodec.decode(id, value), value));
+  }
+
+  @Override
+  public Optional<StoredReminder> putIfAbsent(ReminderRecord record) {
+    byte[] value = ReminderCodec.encode(record);
+    synchronized (this) {
+      Optional<StoredReminder> existing = get(record.id());
+      if (existing.isPresent()) {
+        return existing;
+      }
+      entries.put(record.id().cacheKey(), value);
+    }
+    notifyWritten(record.id().cacheKey(), value);
+    return Optional.empty();
+  }
+
+  @Override
+  public boolean replace(StoredReminder expected, ReminderRecord next) {
+    byte[] value = ReminderCodec.encode(next);
+    String key = next.id().cacheKey();
+    synchronized (this) {
+      if (!Arrays.equals(entries.get(key), ReminderCodec.encode(expected.record()))) {
+        return false;
+      }
+      entries.put(key, value);
+    }
+    notifyWritten(key, value);
+    return true;
+  }
+
+  @Override
+  public boolean remove(StoredReminder expected) {
+    String key = expected.record().id().cacheKey();
+    synchronized (this) {
+      if (!Arrays.equals(entries.get(key), ReminderCodec.encode(expected.record()))) {
+        return false;
+      }
+      entries.remove(key);
+    }
+    ChangeSink s = sink;
+    if (s != null) {
+      s.removed(key);
+    }
+    return true;
+  }
+
+  @Override
+  public void forEachLocal(BitSet segments, EntryVisitor visitor) {
+    Map<String, byte[]> copy;
+    synchronized (this) {
+      copy = new TreeMap<>(entries);
+    }
+    copy.forEach(visitor::visit);
+  }
+
+  synchronized int size() {
+    return entries.size();
+  }
+
+  @Override
+  public boolean isPrimaryOwner(String cacheKey) {
+    return true;
+  }
+
+  @Override
+  public int segmentOf(String cacheKey) {
+    return 0;
+  }
+
+  @Override
+  public int segmentCount() {
+    return 1;
+  }
+
+  @Override
+  public BitSet primarySegments() {
+    BitSet all = new BitSet();
+    all.set(0);
+    return all;
+  }
+
+  @Override
+  public void subscribe(ChangeSink sink) {
+    this.sink = sink;
+  }
+
+  @Override
+  public void unsubscribe() {
+    sink = null;
+  }
+
+  private void notifyWritten(String key, byte[] value) {
+    ChangeSink s = sink;
+    if (s != null) {
+      s.written(key, value);
+    }
+  }
+}

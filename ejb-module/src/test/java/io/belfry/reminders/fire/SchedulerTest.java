@@ -1,0 +1,151 @@
+package io.belfry.reminders.fire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.belfry.reminders.engine.ReminderEngine;
+import io.belfry.reminders.engine.ReminderSpec;
+import io.belfry.reminders.model.ReminderId;
+import io.belfry.reminders.model.ReminderRecord;
+import io.belfry.reminders.schedule.SettableClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The scheduler on one in-memory node: timer mode, failures, backlog rate, tombstone TTL. */
+class SchedulerTest {
+
+  private final InMemoryNode node = new InMemoryNode();
+  private final SettableClock clock = new SettableClock(Instant.parse("2026-11-21T09:00:00Z"));
+  private final List<ReminderFire> fired = new CopyOnWriteArrayList<>();
+  private final List<ReminderFire> failed = new CopyOnWriteArrayList<>();
+  private final List<ReminderRecord> purged = new CopyOnWriteArrayList<>();
+  private final EngineListener listener =
+      new EngineListener() {
+        @Override
+        public void fired(ReminderFire fire) {
+          fired.add(fire);
+        }
+
+        @Override
+        public void deliveryFailed(ReminderFire fire, Throwable failure) {
+          failed.add(fire);
+        }
+
+        @Override
+        public void purged(ReminderRecord tombstone) {
+          purged.add(tombstone);
+        }
+      };
+  private ScheduledExecutorService timer;
+
+  @AfterEach
+  void stopTimer() {
+    if (timer != null) {
+      timer.shutdownNow();
+    }
+  }
+
+  @Test
+  void start_withTimer_firesAtDueTimeWithoutManualTicks() throws Exception {
+    timer = Executors.newSingleThreadScheduledExecutor();
+    CountDownLatch delivered = new CountDownLatch(2);
+    ReminderEngine engine =
+        ReminderEngine.builder(node, node, node)
+            .timer(timer)
+            .delivery(fire -> delivered.countDown())
+            .build();
+    engine.start();
+    Instant now = Instant.now();
+    engine.set(ReminderSpec.once(ReminderId.of("ns", "a"), now.plusMillis(200), null));
+    // An earlier one arriving later re-arms the wake-up.
+    engine.set(ReminderSpec.once(ReminderId.of("ns", "b"), now.plusMillis(50), null));
+
+    assertThat(delivered.await(10, TimeUnit.SECONDS)).isTrue();
+    engine.stop();
+  }
+
+  @Test
+  void tick_deliveryThrows_reportsFailureAndOthersStillFire() {
+    ReminderEngine engine =
+        ReminderEngine.builder(node, node, node)
+            .clock(clock)
+            .listener(listener)
+            .delivery(
+                fire -> {
+                  if (fire.key().equals("bad")) {
+                    throw new IllegalStateException("observer failed");
+                  }
+                })
+            .build();
+    engine.start();
+    Instant due = clock.now().plusSeconds(1);
+    for (String key : List.of("a", "bad", "c")) {
+      engine.set(ReminderSpec.once(ReminderId.of("ns", key), due, null));
+    }
+    clock.advance(Duration.ofSeconds(1));
+
+    assertThat(engine.tick()).isEqualTo(3);
+    assertThat(fired).extracting(ReminderFire::key).containsExactlyInAnyOrder("a", "c");
+    assertThat(failed).extracting(ReminderFire::key).containsExactly("bad");
+  }
+
+  @Test
+  void tick_overdueBacklog_firesAtTheBackfillRate() {
+    ReminderEngine engine =
+        ReminderEngine.builder(node, node, node)
+            .clock(clock)
+            .listener(listener)
+            .delivery(fire -> {})
+            .settings(EngineSettings.DEFAULTS.withBackfillRatePerSecond(10))
+            .build();
+    Instant due = clock.now();
+    for (int i = 0; i < 35; i++) {
+      engine.set(ReminderSpec.once(ReminderId.of("ns", "r" + i), due, null));
+    }
+    clock.advance(Duration.ofHours(1));
+    engine.start();
+
+    assertThat(engine.tick()).isEqualTo(10);
+    assertThat(engine.tick()).isZero();
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(engine.tick()).isEqualTo(10);
+    clock.advance(Duration.ofSeconds(2));
+    assertThat(engine.tick()).isEqualTo(10);
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(engine.tick()).isEqualTo(5);
+    assertThat(fired).hasSize(35);
+  }
+
+  @Test
+  void sweep_tombstoneOlderThanTtl_isAnnouncedThenRemoved() {
+    ReminderEngine engine =
+        ReminderEngine.builder(node, node, node)
+            .clock(clock)
+            .listener(listener)
+            .delivery(fire -> {})
+            .build();
+    engine.start();
+    engine.set(ReminderSpec.once(ReminderId.of("ns", "x"), clock.now().plusSeconds(1), null));
+    engine.set(ReminderSpec.once(ReminderId.of("ns", "y"), clock.now().plusSeconds(5), null));
+    clock.advance(Duration.ofSeconds(1));
+    engine.cancel(ReminderId.of("ns", "y"));
+    engine.tick();
+    assertThat(node.size()).isEqualTo(2);
+
+    clock.advance(EngineSettings.DEFAULT_TOMBSTONE_TTL.minusSeconds(1));
+    engine.sweep();
+    assertThat(purged).isEmpty();
+    clock.advance(Duration.ofSeconds(1));
+    engine.sweep();
+
+    assertThat(purged).extracting(r -> r.id().key()).containsExactlyInAnyOrder("x", "y");
+    assertThat(node.size()).isZero();
+  }
+}
