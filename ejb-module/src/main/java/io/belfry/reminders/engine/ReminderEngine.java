@@ -79,7 +79,7 @@ public final class ReminderEngine {
   }
 
   /** An engine on the replicated reminders cache. */
-  public static Builder builder(Cache<String, byte[]> cache) {
+  public static Builder builder(Cache<String, String> cache) {
     return new Builder(
         new InfinispanReminderStore(cache), new CacheOwnership(cache), new CacheChangeFeed(cache));
   }

@@ -13,11 +13,11 @@ public final class CacheChangeFeed implements ChangeFeed {
 
   private static final Logger LOG = Logger.getLogger(CacheChangeFeed.class);
 
-  private final Cache<String, byte[]> cache;
+  private final Cache<String, String> cache;
   private WriteListener writes;
   private TopologyListener topology;
 
-  public CacheChangeFeed(Cache<String, byte[]> cache) {
+  public CacheChangeFeed(Cache<String, String> cache) {
     this.cache = Objects.requireNonNull(cache, "cache");
   }
 

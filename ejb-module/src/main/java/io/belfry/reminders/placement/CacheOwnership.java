@@ -15,7 +15,7 @@ public final class CacheOwnership implements Ownership {
 
   private final DistributionManager distribution;
 
-  public CacheOwnership(Cache<String, byte[]> cache) {
+  public CacheOwnership(Cache<String, String> cache) {
     Objects.requireNonNull(cache, "cache");
     this.distribution =
         Objects.requireNonNull(

@@ -23,7 +23,7 @@ public final class TopologyListener {
   }
 
   @TopologyChanged
-  public void changed(TopologyChangedEvent<String, byte[]> event) {
+  public void changed(TopologyChangedEvent<String, String> event) {
     try {
       sink.topologyChanged();
     } catch (RuntimeException e) {

@@ -1,5 +1,6 @@
 package io.belfry.reminders.placement;
 
+import io.belfry.reminders.store.CacheValues;
 import org.infinispan.notifications.Listener;
 import org.infinispan.notifications.cachelistener.annotation.CacheEntryCreated;
 import org.infinispan.notifications.cachelistener.annotation.CacheEntryModified;
@@ -28,17 +29,17 @@ public final class WriteListener {
   }
 
   @CacheEntryCreated
-  public void created(CacheEntryCreatedEvent<String, byte[]> event) {
+  public void created(CacheEntryCreatedEvent<String, String> event) {
     written(event.getKey(), event.getValue());
   }
 
   @CacheEntryModified
-  public void modified(CacheEntryModifiedEvent<String, byte[]> event) {
+  public void modified(CacheEntryModifiedEvent<String, String> event) {
     written(event.getKey(), event.getNewValue());
   }
 
   @CacheEntryRemoved
-  public void removed(CacheEntryRemovedEvent<String, byte[]> event) {
+  public void removed(CacheEntryRemovedEvent<String, String> event) {
     try {
       sink.removed(event.getKey());
     } catch (RuntimeException e) {
@@ -46,12 +47,12 @@ public final class WriteListener {
     }
   }
 
-  private void written(String key, byte[] value) {
+  private void written(String key, String value) {
     if (value == null) {
       return;
     }
     try {
-      sink.written(key, value);
+      sink.written(key, CacheValues.fromCache(value));
     } catch (RuntimeException e) {
       LOG.warnf(e, "BELFRY-0103 Could not record write of %s", key);
     }

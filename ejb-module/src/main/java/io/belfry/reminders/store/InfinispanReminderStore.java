@@ -16,19 +16,20 @@ import org.infinispan.context.Flag;
 
 /**
  * The {@link ReminderStore} on the replicated {@code reminders} cache: String keys ({@link
- * ReminderId#cacheKey()}), {@code byte[]} values ({@link ReminderCodec}).
+ * ReminderId#cacheKey()}), String values ({@link ReminderCodec} bytes in the form of {@link
+ * CacheValues}).
  *
  * <p>Only get, putIfAbsent, replace(old, new) and remove(old): with the PROTOSTREAM marshaller no
- * function can travel to the primary owner, and these commands compare {@code byte[]} values by
- * content there. The cache is configured synchronous, so each write has reached every replica (and
- * its store) when the call returns.
+ * function can travel to the primary owner, and these commands compare String values by content
+ * there. The cache is configured synchronous, so each write has reached every replica (and its
+ * store) when the call returns.
  */
 public final class InfinispanReminderStore implements ReminderStore {
 
-  private final Cache<String, byte[]> cache;
-  private final AdvancedCache<String, byte[]> local;
+  private final Cache<String, String> cache;
+  private final AdvancedCache<String, String> local;
 
-  public InfinispanReminderStore(Cache<String, byte[]> cache) {
+  public InfinispanReminderStore(Cache<String, String> cache) {
     this.cache = Objects.requireNonNull(cache, "cache");
     this.local = cache.getAdvancedCache().withFlags(Flag.CACHE_MODE_LOCAL);
   }
@@ -41,7 +42,8 @@ public final class InfinispanReminderStore implements ReminderStore {
   @Override
   public Optional<StoredReminder> putIfAbsent(ReminderRecord record) {
     ReminderId id = record.id();
-    return stored(id, cache.putIfAbsent(id.cacheKey(), ReminderCodec.encode(record)));
+    return stored(
+        id, cache.putIfAbsent(id.cacheKey(), CacheValues.toCache(ReminderCodec.encode(record))));
   }
 
   @Override
@@ -49,30 +51,37 @@ public final class InfinispanReminderStore implements ReminderStore {
     if (!expected.record().id().equals(next.id())) {
       throw new IllegalArgumentException("replace across ids: " + expected + " by " + next);
     }
-    return cache.replace(next.id().cacheKey(), expected.encoded(), ReminderCodec.encode(next));
+    return cache.replace(
+        next.id().cacheKey(),
+        CacheValues.toCache(expected.encoded()),
+        CacheValues.toCache(ReminderCodec.encode(next)));
   }
 
   @Override
   public boolean remove(StoredReminder expected) {
-    return cache.remove(expected.record().id().cacheKey(), expected.encoded());
+    return cache.remove(expected.record().id().cacheKey(), CacheValues.toCache(expected.encoded()));
   }
 
   @Override
   public void forEachLocal(BitSet segments, EntryVisitor visitor) {
-    try (CacheStream<Map.Entry<String, byte[]>> all = local.entrySet().stream()) {
-      CacheStream<Map.Entry<String, byte[]>> stream =
+    try (CacheStream<Map.Entry<String, String>> all = local.entrySet().stream()) {
+      CacheStream<Map.Entry<String, String>> stream =
           segments == null
               ? all
               : all.filterKeySegments(IntSets.from(segments.stream().iterator()));
-      Iterator<Map.Entry<String, byte[]>> entries = stream.iterator();
+      Iterator<Map.Entry<String, String>> entries = stream.iterator();
       while (entries.hasNext()) {
-        Map.Entry<String, byte[]> entry = entries.next();
-        visitor.visit(entry.getKey(), entry.getValue());
+        Map.Entry<String, String> entry = entries.next();
+        visitor.visit(entry.getKey(), CacheValues.fromCache(entry.getValue()));
       }
     }
   }
 
-  private static Optional<StoredReminder> stored(ReminderId id, byte[] encoded) {
+  private static Optional<StoredReminder> stored(ReminderId id, String value) {
+    if (value == null) {
+      return Optional.empty();
+    }
+    byte[] encoded = CacheValues.fromCache(value);
     return encoded == null
         ? Optional.empty()
         : Optional.of(new StoredReminder(ReminderCodec.decode(id, encoded), encoded));

@@ -5,9 +5,9 @@ import java.util.Objects;
 
 /**
  * A record as read from the store together with the exact bytes it was read from. Conditional
- * writes compare those bytes (the cache matches {@code byte[]} values by content), so the expected
- * value of a replace is always what was read, never a re-encoding that a newer writer's unknown
- * fields would make differ.
+ * writes compare those bytes (as {@link CacheValues}, matched by content), so the expected value of
+ * a replace is always what was read, never a re-encoding that a newer writer's unknown fields would
+ * make differ.
  */
 public final class StoredReminder {
 

@@ -51,7 +51,7 @@ final class TestCluster implements AutoCloseable {
   private final int[] ports = new int[SIZE];
   private final EmbeddedCacheManager[] managers = new EmbeddedCacheManager[SIZE];
   private final ReminderEngine[] engines = new ReminderEngine[SIZE];
-  private final Map<Integer, Cache<String, byte[]>> caches = new ConcurrentHashMap<>();
+  private final Map<Integer, Cache<String, String>> caches = new ConcurrentHashMap<>();
 
   TestCluster(Path root) {
     this.root = root;
@@ -76,7 +76,7 @@ final class TestCluster implements AutoCloseable {
     return engines[node];
   }
 
-  Cache<String, byte[]> cache(int node) {
+  Cache<String, String> cache(int node) {
     return caches.get(node);
   }
 
