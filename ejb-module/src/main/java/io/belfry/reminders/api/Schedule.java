@@ -15,6 +15,28 @@ import java.util.Objects;
  */
 public sealed interface Schedule {
 
+  /**
+   * The schedule in words, as the API and console show it: {@code once}, {@code every PT15M},
+   * {@code cron 0 9 * * MON-FRI Europe/Paris}, {@code R5/2026-11-21T09:00:00Z/PT1H}.
+   */
+  default String text() {
+    if (this instanceof Every every) {
+      return "every " + every.interval();
+    }
+    if (this instanceof Cron cron) {
+      return "cron " + cron.expression() + " " + cron.zone().getId();
+    }
+    if (this instanceof Repeat repeat) {
+      return "R"
+          + (repeat.repetitions() == null ? "" : repeat.repetitions())
+          + "/"
+          + repeat.start()
+          + "/"
+          + repeat.period();
+    }
+    return "once";
+  }
+
   /** Fires once, at the reminder's first fire time. */
   record Once() implements Schedule {}
 

@@ -1,5 +1,6 @@
 package io.belfry.reminders.engine;
 
+import io.belfry.reminders.api.ReminderNotFoundException;
 import io.belfry.reminders.fire.Delivery;
 import io.belfry.reminders.fire.EngineListener;
 import io.belfry.reminders.fire.EngineSettings;
@@ -18,7 +19,6 @@ import io.belfry.reminders.schedule.Clock;
 import io.belfry.reminders.schedule.Occurrence;
 import io.belfry.reminders.schedule.Timeline;
 import io.belfry.reminders.store.InfinispanReminderStore;
-import io.belfry.reminders.store.ReminderNotFoundException;
 import io.belfry.reminders.store.ReminderStore;
 import io.belfry.reminders.store.StoredReminder;
 import java.util.ArrayList;
@@ -209,7 +209,7 @@ public final class ReminderEngine {
     for (int attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
       Optional<StoredReminder> existing = store.get(id);
       if (existing.isEmpty() || existing.get().record().isTombstone()) {
-        throw new ReminderNotFoundException(id);
+        throw new ReminderNotFoundException(id.namespace(), id.key());
       }
       ReminderRecord tombstone =
           existing.get().record().tombstone(ReminderState.CANCELLED, clock.millis());
@@ -226,7 +226,7 @@ public final class ReminderEngine {
    * One page of reminders from this node's replica, in cache-key order. Reads every key once (O(n)
    * per page, with O(limit) memory); decodes only entries that can still make the page.
    */
-  public ReminderPage list(ListQuery query) {
+  public RecordPage list(ListQuery query) {
     Objects.requireNonNull(query, "query");
     String prefix =
         query.namespace() == null
@@ -268,9 +268,9 @@ public final class ReminderEngine {
     List<ReminderRecord> items = new ArrayList<>(page.values());
     if (items.size() > query.limit()) {
       items = items.subList(0, query.limit());
-      return new ReminderPage(items, Optional.of(items.get(items.size() - 1).id().cacheKey()));
+      return new RecordPage(items, Optional.of(items.get(items.size() - 1).id().cacheKey()));
     }
-    return new ReminderPage(items, Optional.empty());
+    return new RecordPage(items, Optional.empty());
   }
 
   private static Timeline timeline(ReminderSpec spec) {

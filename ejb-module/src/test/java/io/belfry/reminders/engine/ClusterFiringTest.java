@@ -3,11 +3,11 @@ package io.belfry.reminders.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.belfry.reminders.api.ReminderNotFoundException;
 import io.belfry.reminders.api.Schedule;
 import io.belfry.reminders.engine.TestCluster.Delivered;
 import io.belfry.reminders.model.ReminderId;
 import io.belfry.reminders.model.ReminderState;
-import io.belfry.reminders.store.ReminderNotFoundException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -234,10 +234,10 @@ class ClusterFiringTest {
     }
     cluster.engine(0).cancel(ReminderId.of(ns, "k03"));
     ListQuery first = new ListQuery(ns, "k", ReminderState.PENDING, null, null, null, 10);
-    ReminderPage page1 = cluster.engine(1).list(first);
+    RecordPage page1 = cluster.engine(1).list(first);
     assertThat(page1.items()).hasSize(10);
     assertThat(page1.items().get(3).id().key()).isEqualTo("k04");
-    ReminderPage page3 =
+    RecordPage page3 =
         cluster
             .engine(2)
             .list(new ListQuery(ns, "k", ReminderState.PENDING, null, null, "listing:k20", 10));

@@ -10,9 +10,9 @@ import java.util.Optional;
  * @param items in cache-key order
  * @param nextAfterKey the cursor for the next page; empty on the last page
  */
-public record ReminderPage(List<ReminderRecord> items, Optional<String> nextAfterKey) {
+public record RecordPage(List<ReminderRecord> items, Optional<String> nextAfterKey) {
 
-  public ReminderPage {
+  public RecordPage {
     items = List.copyOf(items);
   }
 }

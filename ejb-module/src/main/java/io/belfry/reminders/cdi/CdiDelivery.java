@@ -1,0 +1,70 @@
+package io.belfry.reminders.cdi;
+
+import io.belfry.reminders.api.Namespace;
+import io.belfry.reminders.api.ReminderActivity;
+import io.belfry.reminders.api.ReminderFired;
+import io.belfry.reminders.config.BelfryExecutor;
+import io.belfry.reminders.fire.Delivery;
+import io.belfry.reminders.fire.ReminderFire;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.enterprise.event.NotificationOptions;
+import jakarta.inject.Inject;
+import org.jboss.logging.Logger;
+
+/**
+ * Delivers a fire to the application as the CDI event {@link ReminderFired}, qualified with its
+ * {@link Namespace}: synchronous observers run on this (the delivery executor's) thread and an
+ * exception of theirs makes the delivery fail; asynchronous observers ({@code @ObservesAsync}) are
+ * notified on the same executor, and their failures are logged and announced as well.
+ */
+@ApplicationScoped
+public class CdiDelivery implements Delivery {
+
+  private static final Logger LOG = Logger.getLogger(CdiDelivery.class);
+
+  @Inject Event<ReminderFired> fired;
+
+  @Inject @BelfryExecutor ManagedExecutorService executor;
+
+  @Inject ActivityAnnouncer announcer;
+
+  @Override
+  public void deliver(ReminderFire fire) {
+    ReminderFired event =
+        new ReminderFired(
+            fire.namespace(),
+            fire.key(),
+            fire.payload(),
+            fire.contentType(),
+            fire.fence(),
+            fire.dueAt(),
+            fire.firedAt(),
+            fire.occurrence(),
+            fire.attempt());
+    Event<ReminderFired> selected = fired.select(Namespace.Literal.of(fire.namespace()));
+    selected
+        .fireAsync(event, NotificationOptions.ofExecutor(executor))
+        .whenComplete(
+            (delivered, failure) -> {
+              if (failure != null) {
+                LOG.warnf(
+                    failure,
+                    "BELFRY-0320 An asynchronous observer failed on %s/%s (fence %d)",
+                    fire.namespace(),
+                    fire.key(),
+                    fire.fence());
+                announcer.announce(
+                    ReminderActivity.Type.DELIVERY_FAILED,
+                    fire.namespace(),
+                    fire.key(),
+                    fire.fence(),
+                    fire.occurrence(),
+                    fire.dueAt(),
+                    String.valueOf(failure.getMessage()));
+              }
+            });
+    selected.fire(event);
+  }
+}

@@ -1,0 +1,75 @@
+package io.belfry.reminders.cdi;
+
+import io.belfry.reminders.config.BelfryExecutor;
+import io.belfry.reminders.config.BelfrySettings;
+import io.belfry.reminders.config.RemindersCache;
+import io.belfry.reminders.engine.ReminderEngine;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import org.infinispan.Cache;
+import org.jboss.logging.Logger;
+
+/**
+ * This deployment's reminder engine: built on the server's cache and executors when the application
+ * starts (recovery: arm what this node owns, fire what is overdue under the backfill rate), stopped
+ * when it stops. One engine per deployment and node; it fires only the namespaces this deployment
+ * serves, but sets, reads and cancels any.
+ */
+@ApplicationScoped
+public class EngineRuntime {
+
+  private static final Logger LOG = Logger.getLogger(EngineRuntime.class);
+
+  @Inject @RemindersCache Cache<String, String> cache;
+
+  @Inject @BelfryExecutor ManagedScheduledExecutorService timer;
+
+  @Inject @BelfryExecutor ManagedExecutorService deliveryExecutor;
+
+  @Inject CdiDelivery delivery;
+
+  @Inject ActivityAnnouncer announcer;
+
+  @Inject DeploymentNamespaces namespaces;
+
+  private ReminderEngine engine;
+
+  /** Starts the engine with the application rather than at first use: reminders fire unasked. */
+  void onApplicationStart(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
+    LOG.debugf("BELFRY-0002 Engine for namespaces %s ready", namespaces.served());
+  }
+
+  @PostConstruct
+  void start() {
+    engine =
+        ReminderEngine.builder(cache)
+            .timer(timer)
+            .deliveryExecutor(deliveryExecutor)
+            .delivery(delivery)
+            .listener(announcer)
+            .servedNamespaces(namespaces::serves)
+            .settings(BelfrySettings.fromSystemProperties())
+            .build();
+    engine.start();
+    LOG.infof(
+        "BELFRY-0003 Serving namespaces %s on node %s",
+        namespaces.served(), cache.getCacheManager().getAddress());
+  }
+
+  @PreDestroy
+  void stop() {
+    if (engine != null) {
+      engine.stop();
+    }
+  }
+
+  public ReminderEngine engine() {
+    return engine;
+  }
+}
