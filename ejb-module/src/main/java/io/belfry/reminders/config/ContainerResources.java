@@ -5,6 +5,7 @@ import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
+import jakarta.enterprise.inject.Typed;
 import org.infinispan.Cache;
 
 /**
@@ -39,8 +40,10 @@ public class ContainerResources {
     return reminders;
   }
 
+  // Typed: a scheduled executor is also a ManagedExecutorService, which must resolve to delivery.
   @Produces
   @BelfryExecutor
+  @Typed(ManagedScheduledExecutorService.class)
   ManagedScheduledExecutorService scheduler() {
     return scheduler;
   }

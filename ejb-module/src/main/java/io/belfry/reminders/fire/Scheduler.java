@@ -95,6 +95,7 @@ public final class Scheduler implements ChangeSink {
 
   private final Queue<Change> inbox = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean runRequested = new AtomicBoolean();
+  private final ClassLoader ownerLoader;
   private final ReentrantLock lock = new ReentrantLock();
 
   // Guarded by lock.
@@ -131,6 +132,7 @@ public final class Scheduler implements ChangeSink {
     this.listener = Objects.requireNonNull(listener, "listener");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.firing = new Firing(store, ownership, versions);
+    this.ownerLoader = Thread.currentThread().getContextClassLoader();
     this.backlog = new TokenBucket(settings.backfillRatePerSecond());
   }
 
@@ -279,12 +281,27 @@ public final class Scheduler implements ChangeSink {
 
   private void runQuietly() {
     runRequested.set(false);
+    ClassLoader previous = enterOwnerContext();
     try {
       runDue();
     } catch (Throwable e) {
       // A failed run must not cancel the periodic task; the next run retries.
       LOG.errorf(e, "BELFRY-0303 Scheduler run failed");
+    } finally {
+      Thread.currentThread().setContextClassLoader(previous);
     }
+  }
+
+  /**
+   * Runs on the class loader of whoever built the engine (the deployment). A managed executor
+   * captures the submitting thread's context, and runs are requested from cache notification
+   * threads too, whose context is the clustering module's: in WildFly, cache keys are marshalled
+   * per class loader, so a read under the wrong one misses every entry.
+   */
+  private ClassLoader enterOwnerContext() {
+    ClassLoader previous = Thread.currentThread().getContextClassLoader();
+    Thread.currentThread().setContextClassLoader(ownerLoader);
+    return previous;
   }
 
   private void requestRun() {
@@ -501,6 +518,7 @@ public final class Scheduler implements ChangeSink {
   }
 
   private void deliver(ReminderFire fire) {
+    ClassLoader previous = enterOwnerContext();
     try {
       delivery.deliver(fire);
     } catch (Throwable e) {
@@ -512,6 +530,8 @@ public final class Scheduler implements ChangeSink {
           fire.fence());
       announce(() -> listener.deliveryFailed(fire, e));
       return;
+    } finally {
+      Thread.currentThread().setContextClassLoader(previous);
     }
     announce(() -> listener.fired(fire));
   }

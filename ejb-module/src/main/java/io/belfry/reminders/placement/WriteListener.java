@@ -23,36 +23,49 @@ public final class WriteListener {
   private static final Logger LOG = Logger.getLogger(WriteListener.class);
 
   private final ChangeSink sink;
+  private final java.util.Set<String> foreignTypesLogged =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   WriteListener(ChangeSink sink) {
     this.sink = sink;
   }
 
   @CacheEntryCreated
-  public void created(CacheEntryCreatedEvent<String, String> event) {
+  public void created(CacheEntryCreatedEvent<Object, Object> event) {
     written(event.getKey(), event.getValue());
   }
 
   @CacheEntryModified
-  public void modified(CacheEntryModifiedEvent<String, String> event) {
+  public void modified(CacheEntryModifiedEvent<Object, Object> event) {
     written(event.getKey(), event.getNewValue());
   }
 
   @CacheEntryRemoved
-  public void removed(CacheEntryRemovedEvent<String, String> event) {
+  public void removed(CacheEntryRemovedEvent<Object, Object> event) {
+    if (!(event.getKey() instanceof String key)) {
+      return;
+    }
     try {
-      sink.removed(event.getKey());
+      sink.removed(key);
     } catch (RuntimeException e) {
       LOG.warnf(e, "BELFRY-0102 Could not record removal of %s", event.getKey());
     }
   }
 
-  private void written(String key, String value) {
-    if (value == null) {
+  // Object, not String: the cache is shared, and a foreign entry must not fail its own write here.
+  private void written(Object key, Object value) {
+    if (!(key instanceof String cacheKey) || !(value instanceof String encoded)) {
+      if (key != null
+          && value != null
+          && foreignTypesLogged.add(key.getClass() + "/" + value.getClass())) {
+        LOG.warnf(
+            "BELFRY-0104 Ignoring writes of %s -> %s: not a reminder",
+            key.getClass().getName(), value.getClass().getName());
+      }
       return;
     }
     try {
-      sink.written(key, CacheValues.fromCache(value));
+      sink.written(cacheKey, CacheValues.fromCache(encoded));
     } catch (RuntimeException e) {
       LOG.warnf(e, "BELFRY-0103 Could not record write of %s", key);
     }

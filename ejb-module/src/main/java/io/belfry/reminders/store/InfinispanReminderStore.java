@@ -13,6 +13,7 @@ import org.infinispan.Cache;
 import org.infinispan.CacheStream;
 import org.infinispan.commons.util.IntSets;
 import org.infinispan.context.Flag;
+import org.jboss.logging.Logger;
 
 /**
  * The {@link ReminderStore} on the replicated {@code reminders} cache: String keys ({@link
@@ -25,6 +26,8 @@ import org.infinispan.context.Flag;
  * store) when the call returns.
  */
 public final class InfinispanReminderStore implements ReminderStore {
+
+  private static final Logger LOG = Logger.getLogger(InfinispanReminderStore.class);
 
   private final Cache<String, String> cache;
   private final AdvancedCache<String, String> local;
@@ -64,15 +67,28 @@ public final class InfinispanReminderStore implements ReminderStore {
 
   @Override
   public void forEachLocal(BitSet segments, EntryVisitor visitor) {
-    try (CacheStream<Map.Entry<String, String>> all = local.entrySet().stream()) {
-      CacheStream<Map.Entry<String, String>> stream =
+    // Raw view: the cache is shared and outlives deployments, so an entry Belfry did not write
+    // (or a damaged one) must be skipped, not end the scan: recovery and sweeps depend on it.
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    AdvancedCache<Object, Object> raw = (AdvancedCache) local;
+    try (CacheStream<Map.Entry<Object, Object>> all = raw.entrySet().stream()) {
+      CacheStream<Map.Entry<Object, Object>> stream =
           segments == null
               ? all
               : all.filterKeySegments(IntSets.from(segments.stream().iterator()));
-      Iterator<Map.Entry<String, String>> entries = stream.iterator();
+      Iterator<Map.Entry<Object, Object>> entries = stream.iterator();
       while (entries.hasNext()) {
-        Map.Entry<String, String> entry = entries.next();
-        visitor.visit(entry.getKey(), CacheValues.fromCache(entry.getValue()));
+        Map.Entry<Object, Object> entry = entries.next();
+        if (entry.getKey() instanceof String key && entry.getValue() instanceof String value) {
+          try {
+            visitor.visit(key, CacheValues.fromCache(value));
+          } catch (RuntimeException e) {
+            LOG.warnf(
+                "BELFRY-0201 Skipping entry %s that is not a reminder: %s", key, e.toString());
+          }
+        } else {
+          LOG.debugf("BELFRY-0202 Skipping foreign entry %s", entry.getKey());
+        }
       }
     }
   }

@@ -19,8 +19,9 @@ import javax.sql.DataSource;
 import org.infinispan.Cache;
 
 /**
- * Test-only endpoints (added to the deployment by {@link RestartPersistenceIT}): write and read a
- * value in the reminders cache and a row in BelfryDS, so a test can restart the server in between.
+ * Test-only endpoints (added to the deployment by {@link CacheAndDatabaseRestartIT}): write and
+ * read a value in the reminders cache and a row in BelfryDS, so a test can restart the server in
+ * between.
  */
 @Path("test-probe")
 @RequestScoped

@@ -72,9 +72,12 @@ class ReminderCacheIT {
     @SuppressWarnings({"unchecked", "rawtypes"})
     Cache<String, Object> raw = (Cache) reminders;
     String key = "it:" + UUID.randomUUID();
-    raw.put(key, new byte[] {1, 2, 3});
-    assertFalse(raw.replace(key, new byte[] {1, 2, 3}, new byte[] {4}));
-    raw.remove(key);
+    try {
+      raw.put(key, new byte[] {1, 2, 3});
+      assertFalse(raw.replace(key, new byte[] {1, 2, 3}, new byte[] {4}));
+    } finally {
+      raw.remove(key);
+    }
   }
 
   @Test

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
-class RestartPersistenceIT {
+class CacheAndDatabaseRestartIT {
 
   private static final String CONTAINER = "wildfly-manual";
   private static final String DEPLOYMENT = "probe";
