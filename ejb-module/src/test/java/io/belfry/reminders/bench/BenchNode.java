@@ -1,0 +1,177 @@
+package io.belfry.reminders.bench;
+
+import io.belfry.reminders.engine.ReminderEngine;
+import io.belfry.reminders.fire.Delivery;
+import io.belfry.reminders.fire.EngineSettings;
+import io.belfry.reminders.fire.ReminderFire;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.infinispan.Cache;
+import org.infinispan.configuration.cache.CacheMode;
+import org.infinispan.configuration.cache.ConfigurationBuilder;
+import org.infinispan.configuration.global.GlobalConfigurationBuilder;
+import org.infinispan.manager.DefaultCacheManager;
+
+/**
+ * One Belfry node as WildFly runs it, minus WildFly: a single-member clustered cache manager
+ * (JGroups TCP on loopback), the {@code reminders} cache in REPL_SYNC with PROTOSTREAM and,
+ * optionally, a Soft-Index file store with preload, and one {@link ReminderEngine} on the system
+ * clock with a timer thread and a two-thread delivery pool (a managed executor's stand-in).
+ *
+ * <p>The delivery is a settable sink so each phase of the benchmark can count and time fires its
+ * own way.
+ */
+final class BenchNode implements AutoCloseable {
+
+  /** Where the reminders cache keeps its entries. */
+  enum Storage {
+    /** Soft-Index file store, preload, asynchronous fsync (Infinispan's default): as in WildFly. */
+    FILE_STORE("REPL_SYNC + Soft-Index file store"),
+    /** No store at all; memory only. For comparison. */
+    MEMORY("REPL_SYNC, no store");
+
+    final String label;
+
+    Storage(String label) {
+      this.label = label;
+    }
+  }
+
+  /** Default engine settings except the backlog limiter, which a same-instant burst would hit. */
+  static final EngineSettings UNTHROTTLED =
+      new EngineSettings(
+          EngineSettings.DEFAULT_SCAN_INTERVAL,
+          EngineSettings.DEFAULT_TOMBSTONE_TTL,
+          10_000_000,
+          java.time.Duration.ofHours(1),
+          EngineSettings.DEFAULT_SWEEP_SEGMENTS_PER_SCAN,
+          EngineSettings.DEFAULT_MAX_FIRES_PER_RUN);
+
+  final Storage storage;
+  final ReminderEngine engine;
+  private final DefaultCacheManager manager;
+  private final ScheduledThreadPoolExecutor timer;
+  private final ExecutorService deliveries;
+  private volatile Delivery sink = fire -> {};
+
+  private BenchNode(Path home, Storage storage, EngineSettings settings) {
+    this.storage = storage;
+    try {
+      Files.createDirectories(home);
+      int port = freePort();
+      Path jgroups = home.resolve("jgroups.xml");
+      Files.writeString(jgroups, jgroupsConfig(port));
+      GlobalConfigurationBuilder global = GlobalConfigurationBuilder.defaultClusteredBuilder();
+      global
+          .transport()
+          .clusterName("belfry-bench-" + UUID.randomUUID())
+          .nodeName("bench")
+          .addProperty("configurationFile", jgroups.toAbsolutePath().toString());
+      global.globalState().enabled(false);
+      ConfigurationBuilder cache = new ConfigurationBuilder();
+      cache.clustering().cacheMode(CacheMode.REPL_SYNC).remoteTimeout(15, TimeUnit.SECONDS);
+      if (storage == Storage.FILE_STORE) {
+        cache
+            .persistence()
+            .addSoftIndexFileStore()
+            .dataLocation(home.resolve("data").toAbsolutePath().toString())
+            .indexLocation(home.resolve("index").toAbsolutePath().toString())
+            .preload(true);
+      }
+      manager = new DefaultCacheManager(global.build());
+      manager.defineConfiguration("reminders", cache.build());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    Cache<String, String> reminders = manager.getCache("reminders");
+    timer = new ScheduledThreadPoolExecutor(1, r -> thread(r, "belfry-bench-timer"));
+    timer.setRemoveOnCancelPolicy(true);
+    deliveries = Executors.newFixedThreadPool(2, r -> thread(r, "belfry-bench-delivery"));
+    engine =
+        ReminderEngine.builder(reminders)
+            .timer(timer)
+            .deliveryExecutor(deliveries)
+            .delivery(this::deliver)
+            .settings(settings)
+            .build();
+    engine.start();
+  }
+
+  static BenchNode start(Path home, Storage storage, EngineSettings settings) {
+    return new BenchNode(home, storage, settings);
+  }
+
+  void onFire(Delivery sink) {
+    this.sink = sink;
+  }
+
+  /** Waits until the scheduler has applied every write so far (armed == expected), or times out. */
+  boolean awaitArmed(int expected, long timeoutMillis) {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+    while (engine.armedCount() < expected) {
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+    }
+    return true;
+  }
+
+  private void deliver(ReminderFire fire) throws Exception {
+    sink.deliver(fire);
+  }
+
+  @Override
+  public void close() {
+    engine.stop();
+    timer.shutdownNow();
+    deliveries.shutdownNow();
+    manager.stop();
+  }
+
+  private static Thread thread(Runnable r, String name) {
+    Thread t = new Thread(r, name);
+    t.setDaemon(true);
+    return t;
+  }
+
+  private static String jgroupsConfig(int port) {
+    return """
+        <config xmlns="urn:org:jgroups">
+          <TCP bind_addr="127.0.0.1" bind_port="%d" port_range="0"
+               thread_pool.min_threads="0" thread_pool.max_threads="50"/>
+          <TCPPING initial_hosts="127.0.0.1[%d]" port_range="0"/>
+          <MERGE3 min_interval="2s" max_interval="5s"/>
+          <FD_SOCK2/>
+          <FD_ALL3 timeout="10s" interval="2s"/>
+          <VERIFY_SUSPECT2 timeout="1s"/>
+          <pbcast.NAKACK2 use_mcast_xmit="false"/>
+          <UNICAST3/>
+          <pbcast.STABLE desired_avg_gossip="5s" max_bytes="4M"/>
+          <pbcast.GMS print_local_addr="false" join_timeout="1s"/>
+          <UFC max_credits="2M" min_threshold="0.4"/>
+          <MFC max_credits="2M" min_threshold="0.4"/>
+          <FRAG4 frag_size="60K"/>
+        </config>
+        """
+        .formatted(port, port);
+  }
+
+  private static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
