@@ -11,8 +11,9 @@ import java.util.Objects;
  *
  * @param version the hybrid-logical-clock version of this entry (the fence its fire carries)
  * @param nextFireAt the due time of the pending occurrence; {@code null} once it is a tombstone
- * @param scheduleText the schedule as given, e.g. {@code once}, {@code every 15m}, {@code cron 0 9
- *     * * MON-FRI Europe/Paris}, {@code R5/2026-11-21T09:00:00Z/PT1H}
+ * @param scheduleText the schedule in normal form ({@link Schedule#text()}), e.g. {@code once},
+ *     {@code every PT15M}, {@code cron 0 9 * * MON-FRI Europe/Paris}, {@code
+ *     R5/2026-11-21T09:00:00Z/PT1H}
  * @param occurrence the position of the pending (or last) occurrence, from 1
  * @param payload copied in and out; never {@code null}
  */

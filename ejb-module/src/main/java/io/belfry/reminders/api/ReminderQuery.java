@@ -17,7 +17,7 @@ import java.time.Instant;
  * ReminderQuery.all().withKeyPrefix("cart-").withState(ReminderStatus.PENDING).withLimit(100)
  * }</pre>
  *
- * @param namespace {@code null} for the caller's namespace
+ * @param namespace only this namespace; {@code null} for every namespace (operators' view)
  * @param keyPrefix keys starting with this; at most 512 printable characters
  * @param dueAfter next fire time at or after this instant
  * @param dueBefore next fire time strictly before this instant; after {@code dueAfter}
@@ -41,7 +41,7 @@ public record ReminderQuery(
   public static final int DEFAULT_LIMIT = 50;
   public static final int MAX_LIMIT = 1000;
 
-  /** No filter, the caller's namespace, the first {@link #DEFAULT_LIMIT}. */
+  /** No filter: every namespace, the first {@link #DEFAULT_LIMIT}. */
   public static ReminderQuery all() {
     return new ReminderQuery(null, null, null, null, null, DEFAULT_LIMIT, null);
   }

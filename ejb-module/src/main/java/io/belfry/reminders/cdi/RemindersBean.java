@@ -102,6 +102,9 @@ public class RemindersBean implements Reminders {
   public ReminderPage list(ReminderQuery query) {
     ReminderQuery q = query == null ? ReminderQuery.all() : query;
     check(validator.validate(q));
+    if (q.keyPrefix() != null && q.namespace() == null) {
+      throw InvalidReminderException.of("keyPrefix", "needs a namespace");
+    }
     RecordPage page =
         engine()
             .list(

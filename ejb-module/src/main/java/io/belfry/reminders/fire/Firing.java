@@ -92,9 +92,6 @@ public final class Firing {
     try {
       Optional<StoredReminder> live = store.get(hint.id());
       if (live.isEmpty()) {
-        LOG.debugf(
-            "BELFRY-0396 %s: no entry; tccl=%s; again=%s",
-            key, Thread.currentThread().getContextClassLoader(), store.get(hint.id()).isPresent());
         return Attempt.of(Outcome.STALE);
       }
       ReminderRecord record = live.get().record();

@@ -253,6 +253,12 @@ public final class Scheduler implements ChangeSink {
         return 0;
       }
       long now = clock.millis();
+      if (wakeUpAt <= now) {
+        // That wake-up is this run (or is about to start and will find nothing): forget it, so
+        // that rearm() below schedules the next one instead of trusting a future that is running.
+        wakeUp = null;
+        wakeUpAt = Long.MAX_VALUE;
+      }
       drainInbox();
       if (now >= nextSweepAt) {
         sweep(now, expired);

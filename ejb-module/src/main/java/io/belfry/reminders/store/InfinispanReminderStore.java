@@ -34,7 +34,9 @@ public final class InfinispanReminderStore implements ReminderStore {
 
   public InfinispanReminderStore(Cache<String, String> cache) {
     this.cache = Objects.requireNonNull(cache, "cache");
-    this.local = cache.getAdvancedCache().withFlags(Flag.CACHE_MODE_LOCAL);
+    // Local scans read memory only: the store is preloaded and nothing is evicted, so going to
+    // the file store for each scanned segment would only re-read what memory holds.
+    this.local = cache.getAdvancedCache().withFlags(Flag.CACHE_MODE_LOCAL, Flag.SKIP_CACHE_LOAD);
   }
 
   @Override
