@@ -40,8 +40,31 @@ public record ReminderId(String namespace, String key) {
     if (separator < 0) {
       throw new IllegalArgumentException("Not a reminder cache key (no ':'): " + cacheKey);
     }
-    return new ReminderId(cacheKey.substring(0, separator), cacheKey.substring(separator + 1));
+    return new ReminderId(
+        canonicalNamespace(cacheKey.substring(0, separator)), cacheKey.substring(separator + 1));
   }
+
+  /**
+   * One String instance per namespace: a node holds up to millions of ids (time index, listings)
+   * but only a handful of namespaces, so sharing them saves ~48 bytes per id. Bounded so that a
+   * flood of namespaces cannot grow it without limit; past the bound, copies are kept as they are.
+   */
+  private static String canonicalNamespace(String namespace) {
+    String canonical = NAMESPACES.get(namespace);
+    if (canonical != null) {
+      return canonical;
+    }
+    if (NAMESPACES.size() >= MAX_CANONICAL_NAMESPACES) {
+      return namespace;
+    }
+    String previous = NAMESPACES.putIfAbsent(namespace, namespace);
+    return previous == null ? namespace : previous;
+  }
+
+  private static final int MAX_CANONICAL_NAMESPACES = 10_000;
+
+  private static final java.util.concurrent.ConcurrentMap<String, String> NAMESPACES =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   /**
    * The prefix every cache key of {@code namespace} starts with, and no key of another namespace
