@@ -9,6 +9,8 @@ import io.belfry.reminders.api.InvalidReminderException;
 import io.belfry.reminders.api.Reminder;
 import io.belfry.reminders.api.ReminderFired;
 import io.belfry.reminders.api.ReminderNotFoundException;
+import io.belfry.reminders.api.ReminderPage;
+import io.belfry.reminders.api.ReminderQuery;
 import io.belfry.reminders.api.ReminderRequest;
 import io.belfry.reminders.api.ReminderStatus;
 import io.belfry.reminders.api.Reminders;
@@ -113,6 +115,40 @@ class RemindersIT {
   }
 
   @Test
+  void list_byNamespaceAndPrefix_pagesInKeyOrderWithACursor() {
+    String prefix = unique("listed") + "-";
+    for (String suffix : List.of("c", "a", "b")) {
+      reminders.setAfter(prefix + suffix, Duration.ofHours(1), null);
+    }
+    ReminderQuery query =
+        ReminderQuery.all()
+            .withNamespace(FireRecorder.NAMESPACE)
+            .withKeyPrefix(prefix)
+            .withState(ReminderStatus.PENDING)
+            .withLimit(2);
+
+    ReminderPage first = reminders.list(query);
+    ReminderPage second = reminders.list(query.withCursor(first.next()));
+
+    assertEquals(List.of(prefix + "a", prefix + "b"), keys(first));
+    assertTrue(first.hasNext());
+    assertEquals(List.of(prefix + "c"), keys(second));
+    assertFalse(second.hasNext());
+    for (String suffix : List.of("a", "b", "c")) {
+      reminders.cancel(prefix + suffix);
+    }
+  }
+
+  @Test
+  void list_prefixWithoutNamespace_isRejectedNamingTheField() {
+    InvalidReminderException e =
+        assertThrows(
+            InvalidReminderException.class,
+            () -> reminders.list(ReminderQuery.all().withKeyPrefix("x")));
+    assertEquals("keyPrefix", e.getViolations().get(0).field());
+  }
+
+  @Test
   void set_invalidRequest_namesTheFieldAndStoresNothing() {
     String key = unique("invalid");
     InvalidReminderException e =
@@ -183,6 +219,10 @@ class RemindersIT {
     Instant due = Instant.now().plus(delay);
     reminders.setAt(sentinel, due, null);
     assertTrue(recorder.awaitFires(sentinel, 1, WAIT), "sentinel fired");
+  }
+
+  private static List<String> keys(ReminderPage page) {
+    return page.items().stream().map(Reminder::key).toList();
   }
 
   private static String unique(String prefix) {
