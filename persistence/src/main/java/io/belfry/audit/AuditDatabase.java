@@ -18,6 +18,14 @@ public class AuditDatabase {
   @Resource(lookup = DATASOURCE)
   private DataSource dataSource;
 
+  /** For CDI, which injects {@code BelfryDS}. */
+  public AuditDatabase() {}
+
+  /** On a given datasource, outside the container (unit tests). */
+  AuditDatabase(DataSource dataSource) {
+    this.dataSource = dataSource;
+  }
+
   /** Whether the database hands out a connection that answers within two seconds. */
   public boolean answers() {
     try (Connection connection = dataSource.getConnection()) {
