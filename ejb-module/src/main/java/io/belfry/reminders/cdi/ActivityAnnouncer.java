@@ -2,8 +2,8 @@ package io.belfry.reminders.cdi;
 
 import io.belfry.reminders.api.ReminderActivity;
 import io.belfry.reminders.api.ReminderActivity.Type;
+import io.belfry.reminders.api.ReminderFired;
 import io.belfry.reminders.fire.EngineListener;
-import io.belfry.reminders.fire.ReminderFire;
 import io.belfry.reminders.model.ReminderRecord;
 import io.belfry.reminders.placement.ClusterView;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -41,26 +41,26 @@ public class ActivityAnnouncer implements EngineListener {
   }
 
   @Override
-  public void fired(ReminderFire fire) {
+  public void fired(ReminderFired fire) {
     announce(
         Type.FIRED,
-        fire.namespace(),
-        fire.key(),
-        fire.fence(),
-        fire.occurrence(),
-        fire.dueAt(),
+        fire.getNamespace(),
+        fire.getKey(),
+        fire.getFence(),
+        fire.getOccurrence(),
+        fire.getDueAt(),
         null);
   }
 
   @Override
-  public void deliveryFailed(ReminderFire fire, Throwable failure) {
+  public void deliveryFailed(ReminderFired fire, Throwable failure) {
     announce(
         Type.DELIVERY_FAILED,
-        fire.namespace(),
-        fire.key(),
-        fire.fence(),
-        fire.occurrence(),
-        fire.dueAt(),
+        fire.getNamespace(),
+        fire.getKey(),
+        fire.getFence(),
+        fire.getOccurrence(),
+        fire.getDueAt(),
         String.valueOf(failure.getMessage()));
   }
 

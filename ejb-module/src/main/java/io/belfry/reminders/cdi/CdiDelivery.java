@@ -5,7 +5,6 @@ import io.belfry.reminders.api.ReminderActivity;
 import io.belfry.reminders.api.ReminderFired;
 import io.belfry.reminders.config.BelfryExecutor;
 import io.belfry.reminders.fire.Delivery;
-import io.belfry.reminders.fire.ReminderFire;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
@@ -31,19 +30,9 @@ public class CdiDelivery implements Delivery {
   @Inject ActivityAnnouncer announcer;
 
   @Override
-  public void deliver(ReminderFire fire) {
-    ReminderFired event =
-        new ReminderFired(
-            fire.namespace(),
-            fire.key(),
-            fire.payload(),
-            fire.contentType(),
-            fire.fence(),
-            fire.dueAt(),
-            fire.firedAt(),
-            fire.occurrence(),
-            fire.attempt());
-    Event<ReminderFired> selected = fired.select(Namespace.Literal.of(fire.namespace()));
+  public void deliver(ReminderFired fire) {
+    ReminderFired event = fire;
+    Event<ReminderFired> selected = fired.select(Namespace.Literal.of(fire.getNamespace()));
     selected
         .fireAsync(event, NotificationOptions.ofExecutor(executor))
         .whenComplete(
@@ -52,16 +41,16 @@ public class CdiDelivery implements Delivery {
                 LOG.warnf(
                     failure,
                     "BELFRY-0320 An asynchronous observer failed on %s/%s (fence %d)",
-                    fire.namespace(),
-                    fire.key(),
-                    fire.fence());
+                    fire.getNamespace(),
+                    fire.getKey(),
+                    fire.getFence());
                 announcer.announce(
                     ReminderActivity.Type.DELIVERY_FAILED,
-                    fire.namespace(),
-                    fire.key(),
-                    fire.fence(),
-                    fire.occurrence(),
-                    fire.dueAt(),
+                    fire.getNamespace(),
+                    fire.getKey(),
+                    fire.getFence(),
+                    fire.getOccurrence(),
+                    fire.getDueAt(),
                     String.valueOf(failure.getMessage()));
               }
             });

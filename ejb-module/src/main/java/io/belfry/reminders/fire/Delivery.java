@@ -1,5 +1,7 @@
 package io.belfry.reminders.fire;
 
+import io.belfry.reminders.api.ReminderFired;
+
 /**
  * Hands a fire to the application (the CDI layer fires the {@code ReminderFired} event here). Runs
  * on the delivery executor, after the fire is committed; an exception is logged and announced as a
@@ -7,5 +9,5 @@ package io.belfry.reminders.fire;
  */
 @FunctionalInterface
 public interface Delivery {
-  void deliver(ReminderFire fire) throws Exception;
+  void deliver(ReminderFired fire) throws Exception;
 }

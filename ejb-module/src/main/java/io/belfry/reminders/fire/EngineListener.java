@@ -1,5 +1,6 @@
 package io.belfry.reminders.fire;
 
+import io.belfry.reminders.api.ReminderFired;
 import io.belfry.reminders.model.ReminderRecord;
 
 /**
@@ -19,10 +20,10 @@ public interface EngineListener {
   default void cancelled(ReminderRecord tombstone) {}
 
   /** {@code fire} was delivered and the delivery returned normally. */
-  default void fired(ReminderFire fire) {}
+  default void fired(ReminderFired fire) {}
 
   /** The delivery of {@code fire} threw {@code failure}; the occurrence is not retried. */
-  default void deliveryFailed(ReminderFire fire, Throwable failure) {}
+  default void deliveryFailed(ReminderFired fire, Throwable failure) {}
 
   /**
    * The misfire policy gave up {@code skippedPositions} positions of {@code record} (the version

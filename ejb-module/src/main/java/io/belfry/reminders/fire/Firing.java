@@ -1,5 +1,6 @@
 package io.belfry.reminders.fire;
 
+import io.belfry.reminders.api.ReminderFired;
 import io.belfry.reminders.model.HybridLogicalClock;
 import io.belfry.reminders.model.ReminderCodecException;
 import io.belfry.reminders.model.ReminderRecord;
@@ -69,7 +70,7 @@ public final class Firing {
       ReminderRecord due,
       ReminderRecord successor,
       MisfireDecision decision,
-      ReminderFire fire) {
+      ReminderFired fire) {
 
     static Attempt of(Outcome outcome) {
       return new Attempt(outcome, 0, null, null, null, null);
@@ -106,10 +107,11 @@ public final class Firing {
       }
       MisfireDecision decision = decide(record, nowMillis);
       ReminderRecord successor = successor(record, decision, nowMillis);
+      // Built before the commit: once the replace has won, nothing may fail before delivery.
+      ReminderFired fire = decision.deliver() ? fireOf(record, nowMillis) : null;
       if (!store.replace(live.get(), successor)) {
         return Attempt.of(Outcome.LOST);
       }
-      ReminderFire fire = decision.deliver() ? fireOf(record, nowMillis) : null;
       return new Attempt(
           Outcome.COMMITTED, record.nextDueMillis(), record, successor, decision, fire);
     } catch (ReminderCodecException e) {
@@ -147,12 +149,15 @@ public final class Firing {
         decision.deliver() ? ReminderState.FIRED : ReminderState.SKIPPED, nowMillis);
   }
 
-  private static ReminderFire fireOf(ReminderRecord record, long nowMillis) {
-    return new ReminderFire(
+  /** What a payload without a declared type is delivered as. */
+  static final String DEFAULT_CONTENT_TYPE = "application/octet-stream";
+
+  private static ReminderFired fireOf(ReminderRecord record, long nowMillis) {
+    return new ReminderFired(
         record.id().namespace(),
         record.id().key(),
         record.payload(),
-        record.contentType(),
+        record.contentType() == null ? DEFAULT_CONTENT_TYPE : record.contentType(),
         record.version(),
         Instant.ofEpochMilli(record.nextDueMillis()),
         Instant.ofEpochMilli(nowMillis),

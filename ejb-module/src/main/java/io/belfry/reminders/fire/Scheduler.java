@@ -1,5 +1,6 @@
 package io.belfry.reminders.fire;
 
+import io.belfry.reminders.api.ReminderFired;
 import io.belfry.reminders.model.HybridLogicalClock;
 import io.belfry.reminders.model.ReminderCodec;
 import io.belfry.reminders.model.ReminderId;
@@ -500,7 +501,7 @@ public final class Scheduler implements ChangeSink {
       if (commit.decision().skipped() > 0) {
         announce(() -> listener.skipped(commit.due(), commit.decision().skipped()));
       }
-      ReminderFire fire = commit.fire();
+      ReminderFired fire = commit.fire();
       if (fire == null) {
         continue;
       }
@@ -508,7 +509,7 @@ public final class Scheduler implements ChangeSink {
       try {
         deliveryExecutor.execute(() -> deliver(fire));
       } catch (RejectedExecutionException e) {
-        LOG.errorf(e, "BELFRY-0308 Delivery of %s:%s rejected", fire.namespace(), fire.key());
+        LOG.errorf(e, "BELFRY-0308 Delivery of %s:%s rejected", fire.getNamespace(), fire.getKey());
         announce(() -> listener.deliveryFailed(fire, e));
       }
     }
@@ -523,7 +524,7 @@ public final class Scheduler implements ChangeSink {
     return delivered;
   }
 
-  private void deliver(ReminderFire fire) {
+  private void deliver(ReminderFired fire) {
     ClassLoader previous = enterOwnerContext();
     try {
       delivery.deliver(fire);
@@ -531,9 +532,9 @@ public final class Scheduler implements ChangeSink {
       LOG.errorf(
           e,
           "BELFRY-0310 Delivery of %s:%s (fence %d) failed",
-          fire.namespace(),
-          fire.key(),
-          fire.fence());
+          fire.getNamespace(),
+          fire.getKey(),
+          fire.getFence());
       announce(() -> listener.deliveryFailed(fire, e));
       return;
     } finally {

@@ -1,9 +1,9 @@
 package io.belfry.reminders.bench;
 
+import io.belfry.reminders.api.ReminderFired;
 import io.belfry.reminders.engine.ReminderEngine;
 import io.belfry.reminders.fire.Delivery;
 import io.belfry.reminders.fire.EngineSettings;
-import io.belfry.reminders.fire.ReminderFire;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -127,7 +127,7 @@ final class BenchNode implements AutoCloseable {
     return true;
   }
 
-  private void deliver(ReminderFire fire) throws Exception {
+  private void deliver(ReminderFired fire) throws Exception {
     sink.deliver(fire);
   }
 

@@ -2,9 +2,9 @@ package io.belfry.reminders.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.belfry.reminders.api.ReminderFired;
 import io.belfry.reminders.bench.BenchNode.Storage;
 import io.belfry.reminders.fire.EngineSettings;
-import io.belfry.reminders.fire.ReminderFire;
 import io.belfry.reminders.model.ReminderCodec;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -115,7 +115,7 @@ class EngineBenchmark {
       Set<String> keys = ConcurrentHashMap.newKeySet(n);
       node.onFire(
           fire -> {
-            keys.add(fire.key());
+            keys.add(fire.getKey());
             lastMicros.accumulateAndGet(nowMicros(), Math::max);
             delivered.incrementAndGet();
           });
@@ -143,14 +143,14 @@ class EngineBenchmark {
       AtomicLong lastMicros = new AtomicLong();
       Set<String> keys = ConcurrentHashMap.newKeySet(n);
       node.onFire(
-          (ReminderFire fire) -> {
+          (ReminderFired fire) -> {
             long now = nowMicros();
-            long late = now - fire.dueAt().toEpochMilli() * 1_000;
+            long late = now - fire.getDueAt().toEpochMilli() * 1_000;
             if (late < 0) {
               early.incrementAndGet();
             }
             lateness.recordValue(Math.max(0, late));
-            keys.add(fire.key());
+            keys.add(fire.getKey());
             lastMicros.accumulateAndGet(now, Math::max);
             delivered.incrementAndGet();
           });

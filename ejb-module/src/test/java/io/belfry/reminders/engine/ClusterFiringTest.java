@@ -132,7 +132,7 @@ class ClusterFiringTest {
     for (int i = 0; i < keys; i++) {
       String key = "r" + i;
       List<String> payloads =
-          fires.stream().filter(d -> d.fire().key().equals(key)).map(payload()).toList();
+          fires.stream().filter(d -> d.fire().getKey().equals(key)).map(payload()).toList();
       assertThat(payloads).as(key).containsOnlyOnce("new");
       if (results.get(key).replaced().isPresent()) {
         // The replace overwrote the live old version: it must never have fired.
@@ -211,16 +211,16 @@ class ClusterFiringTest {
     }
 
     List<Delivered> fires = cluster.deliveredIn(ns);
-    assertThat(fires).extracting(d -> d.fire().occurrence()).containsExactly(1L, 2L, 3L, 4L, 5L);
+    assertThat(fires).extracting(d -> d.fire().getOccurrence()).containsExactly(1L, 2L, 3L, 4L, 5L);
     assertThat(fires)
-        .extracting(d -> d.fire().dueAt())
+        .extracting(d -> d.fire().getDueAt())
         .containsExactly(
             first,
             first.plusSeconds(1),
             first.plusSeconds(2),
             first.plusSeconds(3),
             first.plusSeconds(4));
-    assertThat(fires.stream().map(d -> d.fire().fence()).distinct()).hasSize(5);
+    assertThat(fires.stream().map(d -> d.fire().getFence()).distinct()).hasSize(5);
     assertThat(cluster.engine(2).get(ReminderId.of(ns, "tick")).orElseThrow().state())
         .isEqualTo(ReminderState.FIRED);
   }
@@ -272,10 +272,10 @@ class ClusterFiringTest {
 
   static Map<String, Long> byKey(List<Delivered> fires) {
     return fires.stream()
-        .collect(Collectors.groupingBy(d -> d.fire().key(), Collectors.counting()));
+        .collect(Collectors.groupingBy(d -> d.fire().getKey(), Collectors.counting()));
   }
 
   static Function<Delivered, String> payload() {
-    return d -> new String(d.fire().payload(), StandardCharsets.UTF_8);
+    return d -> new String(d.fire().getPayload(), StandardCharsets.UTF_8);
   }
 }

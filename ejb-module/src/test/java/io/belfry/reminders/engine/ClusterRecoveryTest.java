@@ -52,7 +52,7 @@ class ClusterRecoveryTest {
       List<Delivered> fires = cluster.deliveredIn(ns);
       assertThat(byKey(fires)).hasSize(60).allSatisfy((k, n) -> assertThat(n).isOne());
       assertThat(fires)
-          .filteredOn(d -> ownedByNode2.contains(d.fire().key()))
+          .filteredOn(d -> ownedByNode2.contains(d.fire().getKey()))
           .hasSize(ownedByNode2.size())
           .allSatisfy(d -> assertThat(d.node()).isIn(0, 1));
     }
@@ -76,7 +76,7 @@ class ClusterRecoveryTest {
       cluster.tickUntil(() -> cluster.deliveredIn(ns).size() >= 30, "the first 30 fires");
       cluster.tickAll();
       assertThat(cluster.deliveredIn(ns))
-          .allSatisfy(d -> assertThat(d.fire().key()).startsWith("soon"));
+          .allSatisfy(d -> assertThat(d.fire().getKey()).startsWith("soon"));
       highestVersion =
           IntStream.range(0, 3).mapToLong(n -> cluster.engine(n).lastVersion()).max().orElseThrow();
     } finally {

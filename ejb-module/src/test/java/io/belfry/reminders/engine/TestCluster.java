@@ -1,7 +1,7 @@
 package io.belfry.reminders.engine;
 
+import io.belfry.reminders.api.ReminderFired;
 import io.belfry.reminders.fire.EngineSettings;
-import io.belfry.reminders.fire.ReminderFire;
 import io.belfry.reminders.schedule.SettableClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -41,7 +41,7 @@ final class TestCluster implements AutoCloseable {
   static final Duration AWAIT = Duration.ofSeconds(60);
 
   /** One delivered fire and the member that delivered it. */
-  record Delivered(int node, ReminderFire fire) {}
+  record Delivered(int node, ReminderFired fire) {}
 
   final SettableClock clock = new SettableClock(Instant.parse("2026-11-21T09:00:00Z"));
   final Queue<Delivered> delivered = new ConcurrentLinkedQueue<>();
@@ -130,7 +130,7 @@ final class TestCluster implements AutoCloseable {
 
   List<Delivered> deliveredIn(String namespace) {
     return delivered.stream()
-        .filter(d -> d.fire().namespace().equals(namespace))
+        .filter(d -> d.fire().getNamespace().equals(namespace))
         .collect(Collectors.toCollection(ArrayList::new));
   }
 

@@ -2,6 +2,7 @@ package io.belfry.reminders.fire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.belfry.reminders.api.ReminderFired;
 import io.belfry.reminders.engine.ReminderEngine;
 import io.belfry.reminders.engine.ReminderSpec;
 import io.belfry.reminders.model.ReminderId;
@@ -23,18 +24,18 @@ class SchedulerTest {
 
   private final InMemoryNode node = new InMemoryNode();
   private final SettableClock clock = new SettableClock(Instant.parse("2026-11-21T09:00:00Z"));
-  private final List<ReminderFire> fired = new CopyOnWriteArrayList<>();
-  private final List<ReminderFire> failed = new CopyOnWriteArrayList<>();
+  private final List<ReminderFired> fired = new CopyOnWriteArrayList<>();
+  private final List<ReminderFired> failed = new CopyOnWriteArrayList<>();
   private final List<ReminderRecord> purged = new CopyOnWriteArrayList<>();
   private final EngineListener listener =
       new EngineListener() {
         @Override
-        public void fired(ReminderFire fire) {
+        public void fired(ReminderFired fire) {
           fired.add(fire);
         }
 
         @Override
-        public void deliveryFailed(ReminderFire fire, Throwable failure) {
+        public void deliveryFailed(ReminderFired fire, Throwable failure) {
           failed.add(fire);
         }
 
@@ -79,7 +80,7 @@ class SchedulerTest {
             .listener(listener)
             .delivery(
                 fire -> {
-                  if (fire.key().equals("bad")) {
+                  if (fire.getKey().equals("bad")) {
                     throw new IllegalStateException("observer failed");
                   }
                 })
@@ -92,8 +93,8 @@ class SchedulerTest {
     clock.advance(Duration.ofSeconds(1));
 
     assertThat(engine.tick()).isEqualTo(3);
-    assertThat(fired).extracting(ReminderFire::key).containsExactlyInAnyOrder("a", "c");
-    assertThat(failed).extracting(ReminderFire::key).containsExactly("bad");
+    assertThat(fired).extracting(ReminderFired::getKey).containsExactlyInAnyOrder("a", "c");
+    assertThat(failed).extracting(ReminderFired::getKey).containsExactly("bad");
   }
 
   @Test
