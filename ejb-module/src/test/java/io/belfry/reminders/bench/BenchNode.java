@@ -1,13 +1,12 @@
 package io.belfry.reminders.bench;
 
 import io.belfry.reminders.api.ReminderFired;
+import io.belfry.reminders.engine.LoopbackJGroups;
 import io.belfry.reminders.engine.ReminderEngine;
 import io.belfry.reminders.fire.Delivery;
 import io.belfry.reminders.fire.EngineSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;
@@ -68,9 +67,9 @@ final class BenchNode implements AutoCloseable {
     this.storage = storage;
     try {
       Files.createDirectories(home);
-      int port = freePort();
+      int port = LoopbackJGroups.freePort();
       Path jgroups = home.resolve("jgroups.xml");
-      Files.writeString(jgroups, jgroupsConfig(port));
+      Files.writeString(jgroups, LoopbackJGroups.tcpConfig(port, port));
       GlobalConfigurationBuilder global = GlobalConfigurationBuilder.defaultClusteredBuilder();
       global
           .transport()
@@ -143,35 +142,5 @@ final class BenchNode implements AutoCloseable {
     Thread t = new Thread(r, name);
     t.setDaemon(true);
     return t;
-  }
-
-  private static String jgroupsConfig(int port) {
-    return """
-        <config xmlns="urn:org:jgroups">
-          <TCP bind_addr="127.0.0.1" bind_port="%d" port_range="0"
-               thread_pool.min_threads="0" thread_pool.max_threads="50"/>
-          <TCPPING initial_hosts="127.0.0.1[%d]" port_range="0"/>
-          <MERGE3 min_interval="2s" max_interval="5s"/>
-          <FD_SOCK2/>
-          <FD_ALL3 timeout="10s" interval="2s"/>
-          <VERIFY_SUSPECT2 timeout="1s"/>
-          <pbcast.NAKACK2 use_mcast_xmit="false"/>
-          <UNICAST3/>
-          <pbcast.STABLE desired_avg_gossip="5s" max_bytes="4M"/>
-          <pbcast.GMS print_local_addr="false" join_timeout="1s"/>
-          <UFC max_credits="2M" min_threshold="0.4"/>
-          <MFC max_credits="2M" min_threshold="0.4"/>
-          <FRAG4 frag_size="60K"/>
-        </config>
-        """
-        .formatted(port, port);
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -5,8 +5,6 @@ import io.belfry.reminders.fire.EngineSettings;
 import io.belfry.reminders.schedule.SettableClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,7 +54,7 @@ final class TestCluster implements AutoCloseable {
   TestCluster(Path root) {
     this.root = root;
     for (int i = 0; i < SIZE; i++) {
-      ports[i] = freePort();
+      ports[i] = LoopbackJGroups.freePort();
     }
   }
 
@@ -162,7 +160,7 @@ final class TestCluster implements AutoCloseable {
     try {
       Files.createDirectories(home);
       Path jgroups = home.resolve("jgroups.xml");
-      Files.writeString(jgroups, jgroupsConfig(ports[node]));
+      Files.writeString(jgroups, LoopbackJGroups.tcpConfig(ports[node], ports));
       GlobalConfigurationBuilder global = GlobalConfigurationBuilder.defaultClusteredBuilder();
       global
           .transport()
@@ -201,39 +199,5 @@ final class TestCluster implements AutoCloseable {
   @Override
   public void close() {
     stopAll();
-  }
-
-  private String jgroupsConfig(int port) {
-    String hosts =
-        java.util.Arrays.stream(ports)
-            .mapToObj(p -> "127.0.0.1[" + p + "]")
-            .collect(Collectors.joining(","));
-    return """
-        <config xmlns="urn:org:jgroups">
-          <TCP bind_addr="127.0.0.1" bind_port="%d" port_range="0"
-               thread_pool.min_threads="0" thread_pool.max_threads="50"/>
-          <TCPPING initial_hosts="%s" port_range="0"/>
-          <MERGE3 min_interval="2s" max_interval="5s"/>
-          <FD_SOCK2/>
-          <FD_ALL3 timeout="10s" interval="2s"/>
-          <VERIFY_SUSPECT2 timeout="1s"/>
-          <pbcast.NAKACK2 use_mcast_xmit="false"/>
-          <UNICAST3/>
-          <pbcast.STABLE desired_avg_gossip="5s" max_bytes="4M"/>
-          <pbcast.GMS print_local_addr="false" join_timeout="1s"/>
-          <UFC max_credits="2M" min_threshold="0.4"/>
-          <MFC max_credits="2M" min_threshold="0.4"/>
-          <FRAG4 frag_size="60K"/>
-        </config>
-        """
-        .formatted(port, hosts);
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

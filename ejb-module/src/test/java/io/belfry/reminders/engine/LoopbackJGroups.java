@@ -1,0 +1,54 @@
+package io.belfry.reminders.engine;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
+/**
+ * JGroups for embedded test members: TCP on 127.0.0.1 with a static member list (TCPPING), like
+ * Belfry's server stack, with short failure-detection timeouts so that tests see a stopped member
+ * leave within seconds. Only loopback is ever used.
+ */
+public final class LoopbackJGroups {
+
+  private LoopbackJGroups() {}
+
+  /** The XML configuration of a member bound to {@code port} in a cluster of {@code members}. */
+  public static String tcpConfig(int port, int... members) {
+    String hosts =
+        Arrays.stream(members)
+            .mapToObj(p -> "127.0.0.1[" + p + "]")
+            .collect(Collectors.joining(","));
+    return """
+        <config xmlns="urn:org:jgroups">
+          <TCP bind_addr="127.0.0.1" bind_port="%d" port_range="0"
+               thread_pool.min_threads="0" thread_pool.max_threads="50"/>
+          <TCPPING initial_hosts="%s" port_range="0"/>
+          <MERGE3 min_interval="2s" max_interval="5s"/>
+          <FD_SOCK2/>
+          <FD_ALL3 timeout="10s" interval="2s"/>
+          <VERIFY_SUSPECT2 timeout="1s"/>
+          <pbcast.NAKACK2 use_mcast_xmit="false"/>
+          <UNICAST3/>
+          <pbcast.STABLE desired_avg_gossip="5s" max_bytes="4M"/>
+          <pbcast.GMS print_local_addr="false" join_timeout="1s"/>
+          <UFC max_credits="2M" min_threshold="0.4"/>
+          <MFC max_credits="2M" min_threshold="0.4"/>
+          <FRAG4 frag_size="60K"/>
+        </config>
+        """
+        .formatted(port, hosts);
+  }
+
+  /** A TCP port free on loopback right now. */
+  public static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
