@@ -1,6 +1,7 @@
 package io.belfry.reminders.config;
 
 import io.belfry.reminders.fire.EngineSettings;
+import io.belfry.reminders.schedule.ScheduleParser;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.function.Function;
@@ -24,12 +25,17 @@ public final class BelfrySettings {
   public static EngineSettings fromSystemProperties() {
     EngineSettings d = EngineSettings.DEFAULTS;
     return new EngineSettings(
-        read(SCAN_INTERVAL, Duration::parse, d.scanInterval()),
-        read(TOMBSTONE_TTL, Duration::parse, d.tombstoneTtl()),
+        read(SCAN_INTERVAL, BelfrySettings::duration, d.scanInterval()),
+        read(TOMBSTONE_TTL, BelfrySettings::duration, d.tombstoneTtl()),
         read(BACKFILL_RATE, Integer::valueOf, d.backfillRatePerSecond()),
-        read(BACKLOG_LATENESS, Duration::parse, d.backlogLateness()),
+        read(BACKLOG_LATENESS, BelfrySettings::duration, d.backlogLateness()),
         d.sweepSegmentsPerScan(),
         d.maxFiresPerRun());
+  }
+
+  /** Durations as reminders take them: {@code PT1S}, {@code 1s}, {@code 500ms}, or {@code 0}. */
+  private static Duration duration(String text) {
+    return "0".equals(text) ? Duration.ZERO : ScheduleParser.parseInterval(text);
   }
 
   private static <T> T read(String property, Function<String, T> parse, T fallback) {
@@ -39,7 +45,7 @@ public final class BelfrySettings {
     }
     try {
       return parse.apply(value.trim());
-    } catch (NumberFormatException | DateTimeParseException e) {
+    } catch (IllegalArgumentException | DateTimeParseException e) {
       throw new IllegalStateException(
           "system property " + property + "='" + value + "' is not valid: " + e.getMessage(), e);
     }
