@@ -269,6 +269,27 @@ public class AuditPipeline {
     }
   }
 
+  /**
+   * Waits until more than {@code count} records have been written (see {@link #recordsWritten()});
+   * false on timeout. Lets a reader re-check the database exactly when something new is there.
+   */
+  public boolean awaitWrittenMoreThan(long count, Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    progress.lock();
+    try {
+      while (written.get() <= count) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return false;
+        }
+        wroteSomething.awaitNanos(left);
+      }
+      return true;
+    } finally {
+      progress.unlock();
+    }
+  }
+
   /** Records waiting in memory (queued or in the batch being written). */
   public int queueDepth() {
     return inMemory.get();
