@@ -10,20 +10,26 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.belfry.audit.AuditDatabase;
 import io.belfry.audit.AuditPage;
 import io.belfry.audit.AuditQueries;
 import io.belfry.audit.AuditQuery;
 import io.belfry.audit.AuditRecord;
+import io.belfry.audit.AuditRetention;
+import io.belfry.audit.AuditRows;
 import io.belfry.audit.AuditWriter;
+import io.belfry.audit.PendingAudit;
 import io.belfry.reminders.api.Reminder;
 import io.belfry.reminders.api.ReminderActivity;
 import io.belfry.reminders.api.Reminders;
+import jakarta.annotation.Resource;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import javax.sql.DataSource;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -49,6 +55,11 @@ class AuditIT {
   @Inject AuditWriter writer;
 
   @Inject AuditQueries queries;
+
+  @Inject AuditRetention retention;
+
+  @Resource(lookup = AuditDatabase.DATASOURCE)
+  DataSource dataSource;
 
   @Test
   void setReplaceCancel_eachEventOneRecord_historyInOrder() throws Exception {
@@ -124,6 +135,37 @@ class AuditIT {
     assertEquals(Duration.ZERO, writer.writeLag());
     assertTrue(writer.recordsWritten() >= before + 2);
     assertFalse(writer.hasSpilledRecords());
+  }
+
+  @Test
+  void retentionPurge_keepsWhatIsYoungerThanTheHorizon() throws Exception {
+    String key = unique("retained");
+    Instant now = Instant.now();
+    Instant horizon = now.minus(AuditRetention.DEFAULT_RETENTION);
+    new AuditRows(dataSource)
+        .insert(
+            List.of(
+                archived(key, "old", horizon.minus(Duration.ofDays(1))),
+                archived(key, "older", horizon.minus(Duration.ofDays(300))),
+                archived(key, "young", horizon.plus(Duration.ofHours(1))),
+                archived(key, "new", now)));
+
+    long purged = retention.purge();
+
+    assertTrue(purged >= 2, "purged " + purged);
+    assertEquals(
+        List.of("young", "new"),
+        queries.history(AuditedApplication.NAMESPACE, key).stream()
+            .map(AuditRecord::detail)
+            .toList());
+  }
+
+  private static PendingAudit archived(String key, String label, Instant at) {
+    return new PendingAudit(
+        UUID.randomUUID().toString(),
+        new ReminderActivity(
+            SET, AuditedApplication.NAMESPACE, key, 1, 0, null, at, "it-node", label),
+        at);
   }
 
   /**
