@@ -181,6 +181,8 @@ public class AuditPipeline {
           }
           continue;
         }
+        // the database is up but slower than the engine: keep memory bounded all the same
+        relievePressure();
         if (writeOnce()) {
           backoff = FIRST_BACKOFF;
         } else {

@@ -5,6 +5,8 @@ import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +15,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import org.jboss.logging.Logger;
 
 /**
  * The overflow of the audit queue on local disk: an append-only file of tab-separated lines, one
@@ -30,6 +33,8 @@ public class AuditSpill {
   static final String FORMAT_VERSION = "1";
 
   private static final String NONE = "-";
+
+  private static final Logger LOG = Logger.getLogger(AuditSpill.class);
 
   private final Path file;
 
@@ -51,16 +56,32 @@ public class AuditSpill {
       return;
     }
     Files.createDirectories(file.getParent());
+    boolean tornLastLine = endsInsideALine();
     try (BufferedWriter out =
         Files.newBufferedWriter(
             file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
+      if (tornLastLine) {
+        // a crash cut the last append short: start on a fresh line, so only that line is lost
+        out.write('\n');
+      }
       for (PendingAudit record : records) {
         out.write(line(record));
         out.write('\n');
       }
     }
-    try (var channel = java.nio.channels.FileChannel.open(file, StandardOpenOption.WRITE)) {
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
       channel.force(true);
+    }
+  }
+
+  private boolean endsInsideALine() throws IOException {
+    if (!Files.exists(file) || Files.size(file) == 0) {
+      return false;
+    }
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      ByteBuffer last = ByteBuffer.allocate(1);
+      channel.read(last, channel.size() - 1);
+      return last.get(0) != '\n';
     }
   }
 
@@ -72,7 +93,8 @@ public class AuditSpill {
 
   /**
    * Hands every spilled record to {@code sink} in batches of up to {@code batchSize}, then deletes
-   * the file. If the sink fails, the file stays for the next replay.
+   * the file. If the sink fails, the file stays for the next replay. Lines that cannot be read (a
+   * line torn by a crash) are moved to a {@code .rejected} file next to it and logged.
    *
    * @return how many records were replayed
    */
@@ -81,6 +103,7 @@ public class AuditSpill {
       return 0;
     }
     long replayed = 0;
+    List<String> rejected = new ArrayList<>();
     try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       List<PendingAudit> batch = new ArrayList<>(batchSize);
       String line;
@@ -88,7 +111,13 @@ public class AuditSpill {
         if (line.isBlank()) {
           continue;
         }
-        batch.add(parse(line));
+        try {
+          batch.add(parse(line));
+        } catch (RuntimeException e) {
+          // a torn last line (crash during an append) must not block every later replay
+          rejected.add(line);
+          continue;
+        }
         if (batch.size() == batchSize) {
           sink.write(batch);
           replayed += batch.size();
@@ -99,6 +128,16 @@ public class AuditSpill {
         sink.write(batch);
         replayed += batch.size();
       }
+    }
+    if (!rejected.isEmpty()) {
+      Path aside = file.resolveSibling(file.getFileName() + ".rejected");
+      Files.write(
+          aside,
+          rejected,
+          StandardCharsets.UTF_8,
+          StandardOpenOption.CREATE,
+          StandardOpenOption.APPEND);
+      LOG.errorf("BELFRY-0409 %d unreadable audit spill lines moved to %s", rejected.size(), aside);
     }
     Files.delete(file);
     return replayed;

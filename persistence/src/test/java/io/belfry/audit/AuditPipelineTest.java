@@ -7,6 +7,7 @@ import io.belfry.reminders.api.ReminderActivity;
 import io.belfry.reminders.api.ReminderActivity.Type;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -190,6 +191,26 @@ class AuditPipelineTest {
     } finally {
       thread.shutdownNow();
     }
+  }
+
+  @Test
+  void writeOnce_spillWithTornLine_replaysTheRestAndSetsTheLineAside() throws Exception {
+    AuditPipeline before = pipeline(1, 1);
+    enqueue(before, 2);
+    dataSource.down();
+    before.writeOnce();
+    Files.writeString(spill.file(), "1\tcut-short-by-a-crash", StandardOpenOption.APPEND);
+    AuditPipeline after = pipeline(1, 1);
+    enqueue(after, 2); // spilled after the torn line, as after a restart
+    after.writeOnce();
+    dataSource.up();
+
+    assertThat(after.writeOnce()).isTrue();
+
+    assertThat(database.count("TRUE")).isEqualTo(4);
+    assertThat(spill.hasRecords()).isFalse();
+    assertThat(Files.readAllLines(Path.of(spill.file() + ".rejected")))
+        .containsExactly("1\tcut-short-by-a-crash");
   }
 
   @Test
