@@ -1,13 +1,14 @@
 package io.belfry.reminders.api;
 
 /** Shows user text in exception messages and logs without letting it flood or forge lines. */
-final class Quoting {
+public final class Quoting {
 
   private static final int MAX_SHOWN = 64;
 
   private Quoting() {}
 
-  static String quote(String text) {
+  /** {@code text} cut to 64 characters, control characters escaped, in single quotes. */
+  public static String quote(String text) {
     if (text == null) {
       return "null";
     }

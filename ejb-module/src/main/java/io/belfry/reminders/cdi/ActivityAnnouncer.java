@@ -85,7 +85,7 @@ public class ActivityAnnouncer implements EngineListener {
         detail);
   }
 
-  void announce(
+  private void announce(
       Type type,
       String namespace,
       String key,

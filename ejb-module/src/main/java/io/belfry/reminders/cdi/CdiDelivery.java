@@ -1,7 +1,6 @@
 package io.belfry.reminders.cdi;
 
 import io.belfry.reminders.api.Namespace;
-import io.belfry.reminders.api.ReminderActivity;
 import io.belfry.reminders.api.ReminderFired;
 import io.belfry.reminders.config.BelfryExecutor;
 import io.belfry.reminders.fire.Delivery;
@@ -31,10 +30,9 @@ public class CdiDelivery implements Delivery {
 
   @Override
   public void deliver(ReminderFired fire) {
-    ReminderFired event = fire;
     Event<ReminderFired> selected = fired.select(Namespace.Literal.of(fire.getNamespace()));
     selected
-        .fireAsync(event, NotificationOptions.ofExecutor(executor))
+        .fireAsync(fire, NotificationOptions.ofExecutor(executor))
         .whenComplete(
             (delivered, failure) -> {
               if (failure != null) {
@@ -44,16 +42,9 @@ public class CdiDelivery implements Delivery {
                     fire.getNamespace(),
                     fire.getKey(),
                     fire.getFence());
-                announcer.announce(
-                    ReminderActivity.Type.DELIVERY_FAILED,
-                    fire.getNamespace(),
-                    fire.getKey(),
-                    fire.getFence(),
-                    fire.getOccurrence(),
-                    fire.getDueAt(),
-                    String.valueOf(failure.getMessage()));
+                announcer.deliveryFailed(fire, failure);
               }
             });
-    selected.fire(event);
+    selected.fire(fire);
   }
 }

@@ -1,6 +1,7 @@
 package io.belfry.reminders.cdi;
 
 import io.belfry.reminders.model.ReminderId;
+import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -18,17 +19,17 @@ public class DeploymentNamespaces {
   @Resource(lookup = "java:module/ModuleName")
   String moduleName;
 
-  private volatile List<String> served;
+  private List<String> served;
+
+  @PostConstruct
+  void resolve() {
+    List<String> declared = extension.declared();
+    served = declared.isEmpty() ? List.of(namespaceOf(moduleName)) : declared;
+  }
 
   /** The served namespaces, the caller's namespace first. */
   public List<String> served() {
-    List<String> current = served;
-    if (current == null) {
-      List<String> declared = extension.declared();
-      current = declared.isEmpty() ? List.of(namespaceOf(moduleName)) : declared;
-      served = current;
-    }
-    return current;
+    return served;
   }
 
   /** The namespace of requests that name none. */

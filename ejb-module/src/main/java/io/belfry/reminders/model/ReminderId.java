@@ -1,5 +1,7 @@
 package io.belfry.reminders.model;
 
+import static io.belfry.reminders.api.Quoting.quote;
+
 import java.util.Objects;
 
 /**
@@ -133,25 +135,5 @@ public record ReminderId(String namespace, String key) {
       throw new IllegalArgumentException(
           "key must be 1-512 printable characters (no control characters), was: " + quote(key));
     }
-  }
-
-  private static String quote(String s) {
-    if (s == null) {
-      return "null";
-    }
-    // Bounded and escaped, so that a hostile key cannot flood or forge log lines.
-    String shown = s.length() > 64 ? s.substring(0, 64) + "…" : s;
-    StringBuilder out = new StringBuilder(shown.length() + 2).append('"');
-    shown
-        .codePoints()
-        .forEach(
-            cp -> {
-              if (Character.isISOControl(cp)) {
-                out.append(String.format("\\u%04x", cp));
-              } else {
-                out.appendCodePoint(cp);
-              }
-            });
-    return out.append('"').toString();
   }
 }
