@@ -10,7 +10,9 @@ rm -rf "$target/server-postgresql"
 cp -a "$target/server" "$target/server-postgresql"
 {
   echo "embed-server --server-config=standalone.xml"
-  cat "$cli/restore-datasource-h2.cli" "$cli/configure-datasource-postgresql.cli"
+  # the realm uses BelfryDS: take it off while the datasource is switched
+  cat "$cli/restore-security.cli" "$cli/restore-datasource-h2.cli" \
+    "$cli/configure-datasource-postgresql.cli" "$cli/configure-security.cli"
   echo "stop-embedded-server"
 } > "$target/switch-to-postgresql.cli"
 "$target/server-postgresql/bin/jboss-cli.sh" --file="$target/switch-to-postgresql.cli"

@@ -1,12 +1,12 @@
 package io.belfry.audit;
 
 import io.belfry.reminders.api.ReminderActivity;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -84,8 +84,7 @@ public class AuditPipeline {
   /** Queues an activity; never blocks, never throws, never does I/O. Called on engine threads. */
   public void enqueue(ReminderActivity activity) {
     try {
-      PendingAudit record =
-          new PendingAudit(UUID.randomUUID().toString(), activity, clock.instant());
+      PendingAudit record = PendingAudit.of(activity, clock.instant());
       int depth = inMemory.incrementAndGet();
       queue.offer(record);
       Thread writer = writerThread;
@@ -95,6 +94,20 @@ public class AuditPipeline {
     } catch (RuntimeException e) {
       LOG.errorf(e, "BELFRY-0401 Could not queue the audit record of %s", activity);
     }
+  }
+
+  /**
+   * Writes {@code activities} at once, on the calling thread and in one transaction, bypassing the
+   * queue: for records whose subject goes away once they are archived (expired tombstones).
+   *
+   * @throws SQLException if the database did not take them; nothing was written
+   */
+  public void writeNow(List<ReminderActivity> activities) throws SQLException {
+    Instant now = clock.instant();
+    List<PendingAudit> batch = activities.stream().map(a -> PendingAudit.of(a, now)).toList();
+    rows.insert(batch);
+    written.addAndGet(batch.size());
+    signalProgress();
   }
 
   /**
@@ -136,6 +149,10 @@ public class AuditPipeline {
     if (fromMemory) {
       inMemory.addAndGet(-batch.size());
     }
+    signalProgress();
+  }
+
+  private void signalProgress() {
     progress.lock();
     try {
       wroteSomething.signalAll();

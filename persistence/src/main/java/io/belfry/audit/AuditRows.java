@@ -20,8 +20,8 @@ public class AuditRows {
 
   static final String INSERT =
       "INSERT INTO belfry_audit (activity_id, type, namespace, reminder_key, version, occurrence,"
-          + " due_at, event_at, lateness_ms, node, detail)"
-          + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
+          + " due_at, event_at, lateness_ms, node, detail, principal)"
+          + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
           + " WHERE NOT EXISTS (SELECT 1 FROM belfry_audit WHERE activity_id = ?)";
 
   /** The column holds at most this many characters; longer details are cut. */
@@ -93,6 +93,7 @@ public class AuditRows {
         detail == null || detail.length() <= MAX_DETAIL_LENGTH
             ? detail
             : detail.substring(0, MAX_DETAIL_LENGTH));
-    insert.setString(12, record.activityId());
+    insert.setString(12, activity.principal());
+    insert.setString(13, record.activityId());
   }
 }

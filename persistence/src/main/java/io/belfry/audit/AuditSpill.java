@@ -23,14 +23,17 @@ import org.jboss.logging.Logger;
  * their activity id), so the file is deleted only after every line was written, and a crash during
  * a replay just replays again.
  *
- * <p>Line format, version 1: {@code 1 TAB activityId TAB queuedAt TAB type TAB namespace TAB key
- * TAB version TAB occurrence TAB dueAt TAB at TAB node TAB detail}, instants as epoch milliseconds,
- * {@code -} for a missing value, text escaped so that it holds no tab or line break.
+ * <p>Line format, version 2: {@code 2 TAB activityId TAB queuedAt TAB type TAB namespace TAB key
+ * TAB version TAB occurrence TAB dueAt TAB at TAB node TAB detail TAB principal}, instants as epoch
+ * milliseconds, {@code -} for a missing value, text escaped so that it holds no tab or line break.
+ * Version 1 lines (no principal) are still read.
  */
 public class AuditSpill {
 
   /** The first field of every line, so that a later format can still read older files. */
-  static final String FORMAT_VERSION = "1";
+  static final String FORMAT_VERSION = "2";
+
+  private static final String FORMAT_VERSION_1 = "1";
 
   private static final String NONE = "-";
 
@@ -157,13 +160,24 @@ public class AuditSpill {
         Long.toString(a.occurrence()),
         a.dueAt() == null ? NONE : Long.toString(a.dueAt().toEpochMilli()),
         Long.toString(a.at().toEpochMilli()),
-        a.node() == null ? NONE : escape(a.node()),
-        a.detail() == null ? NONE : escape(a.detail()));
+        optional(a.node()),
+        optional(a.detail()),
+        optional(a.principal()));
+  }
+
+  private static String optional(String value) {
+    return value == null ? NONE : escape(value);
+  }
+
+  private static String optional(String[] fields, int index) {
+    return index >= fields.length || NONE.equals(fields[index]) ? null : unescape(fields[index]);
   }
 
   static PendingAudit parse(String line) {
     String[] f = line.split("\t", -1);
-    if (f.length != 12 || !FORMAT_VERSION.equals(f[0])) {
+    boolean current = f.length == 13 && FORMAT_VERSION.equals(f[0]);
+    boolean first = f.length == 12 && FORMAT_VERSION_1.equals(f[0]);
+    if (!current && !first) {
       throw new UncheckedIOException(
           new IOException("not a version " + FORMAT_VERSION + " audit spill line: " + line));
     }
@@ -176,8 +190,9 @@ public class AuditSpill {
             Long.parseLong(f[7]),
             NONE.equals(f[8]) ? null : Instant.ofEpochMilli(Long.parseLong(f[8])),
             Instant.ofEpochMilli(Long.parseLong(f[9])),
-            NONE.equals(f[10]) ? null : unescape(f[10]),
-            NONE.equals(f[11]) ? null : unescape(f[11]));
+            optional(f, 10),
+            optional(f, 11),
+            optional(f, 12));
     return new PendingAudit(unescape(f[1]), activity, Instant.ofEpochMilli(Long.parseLong(f[2])));
   }
 

@@ -1,5 +1,6 @@
 package io.belfry.audit;
 
+import io.belfry.reminders.api.ExpiredTombstones;
 import io.belfry.reminders.api.ReminderActivity;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -8,6 +9,7 @@ import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import javax.sql.DataSource;
@@ -70,6 +72,14 @@ public class AuditWriter {
 
   void onActivity(@Observes ReminderActivity activity) {
     pipeline.enqueue(activity);
+  }
+
+  /**
+   * Archives tombstones before the engine removes them: synchronously, on the engine's purge
+   * thread, and throwing if the database does not take them, so that the engine keeps them.
+   */
+  void onExpiredTombstones(@Observes ExpiredTombstones expired) throws SQLException {
+    pipeline.writeNow(expired.tombstones());
   }
 
   static Path spillFile(String moduleName) {

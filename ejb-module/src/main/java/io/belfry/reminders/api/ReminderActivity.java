@@ -15,6 +15,8 @@ import java.util.Objects;
  * @param at when it happened, on this node's clock
  * @param node the node where it happened
  * @param detail a failure's message, or the number of skipped positions; {@code null} otherwise
+ * @param principal who made the change (set, replace, cancel) through the API or the console, as
+ *     the container names the caller; {@code null} for what the engine does by itself
  */
 public record ReminderActivity(
     Type type,
@@ -25,7 +27,8 @@ public record ReminderActivity(
     Instant dueAt,
     Instant at,
     String node,
-    String detail) {
+    String detail,
+    String principal) {
 
   /** The kinds of activity; the audit archive keeps one record per activity. */
   public enum Type {
@@ -35,7 +38,22 @@ public record ReminderActivity(
     FIRED,
     DELIVERY_FAILED,
     SKIPPED,
+    /** Archived in an {@link ExpiredTombstones} event just before the tombstone is removed. */
     TOMBSTONE_PURGED
+  }
+
+  /** An activity of the engine itself, with no principal. */
+  public ReminderActivity(
+      Type type,
+      String namespace,
+      String key,
+      long version,
+      long occurrence,
+      Instant dueAt,
+      Instant at,
+      String node,
+      String detail) {
+    this(type, namespace, key, version, occurrence, dueAt, at, node, detail, null);
   }
 
   public ReminderActivity {

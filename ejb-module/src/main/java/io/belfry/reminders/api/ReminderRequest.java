@@ -46,7 +46,8 @@ import java.util.Objects;
  *
  * <ul>
  *   <li>{@code key}: required, 1–512 printable characters; {@code namespace}: optional (the
- *       caller's namespace), 1–128 characters of {@code [A-Za-z0-9._-]}.
+ *       caller's namespace), 1–128 characters of {@code [A-Za-z0-9._-]}, starting with a letter or
+ *       digit.
  *   <li>First fire time: exactly one of {@code fireAt} and {@code delay}, except that {@code
  *       repeat} carries its start (then neither may be given) and {@code cron} may go without one
  *       (then the first match after now fires first). {@code fireAt} within 100 years of now (past
@@ -222,6 +223,11 @@ public class ReminderRequest {
 
   /** Whether the content type is JSON: {@code application/json} or a {@code +json} suffix. */
   public boolean hasJsonContentType() {
+    return isJsonContentType(contentType);
+  }
+
+  /** Whether {@code contentType} is JSON: {@code application/json} or a {@code +json} suffix. */
+  public static boolean isJsonContentType(String contentType) {
     if (contentType == null) {
       return false;
     }

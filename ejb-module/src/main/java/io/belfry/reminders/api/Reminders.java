@@ -2,6 +2,7 @@ package io.belfry.reminders.api;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -35,6 +36,23 @@ public interface Reminders {
    * @throws InvalidReminderException if the request breaks a rule; nothing changed
    */
   Reminder set(ReminderRequest request);
+
+  /**
+   * Like {@link #set}, and tells whether a new reminder was created or a live one replaced (what
+   * REST answers with {@code 201} or {@code 200}).
+   *
+   * @throws InvalidReminderException if the request breaks a rule; nothing changed
+   */
+  SetOutcome put(ReminderRequest request);
+
+  /**
+   * What a {@link #put} did.
+   *
+   * @param reminder the stored reminder
+   * @param created true if no live reminder had this key (none, or only a fired or cancelled one);
+   *     false if a live one was replaced and will never fire
+   */
+  record SetOutcome(Reminder reminder, boolean created) {}
 
   /**
    * Sets a one-shot reminder firing at {@code at}, with an {@code application/octet-stream} payload
@@ -90,4 +108,12 @@ public interface Reminders {
    * @throws InvalidReminderException if the query breaks a rule (limit, range, prefix)
    */
   ReminderPage list(ReminderQuery query);
+
+  /**
+   * The first {@code count} due times the request would have if it were set now, without setting
+   * it: for previews in the console. Fewer when the schedule ends sooner.
+   *
+   * @throws InvalidReminderException if the request breaks a rule
+   */
+  List<Instant> preview(ReminderRequest request, int count);
 }

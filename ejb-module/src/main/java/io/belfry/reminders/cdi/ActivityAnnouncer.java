@@ -1,5 +1,6 @@
 package io.belfry.reminders.cdi;
 
+import io.belfry.reminders.api.ExpiredTombstones;
 import io.belfry.reminders.api.ReminderActivity;
 import io.belfry.reminders.api.ReminderActivity.Type;
 import io.belfry.reminders.api.ReminderFired;
@@ -9,12 +10,18 @@ import io.belfry.reminders.placement.ClusterView;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
+import java.security.Principal;
 import java.time.Instant;
+import java.util.List;
 import org.jboss.logging.Logger;
 
 /**
  * Turns what the engine reports into {@link ReminderActivity} CDI events. Never throws back into
- * the engine: an observer's failure is logged, and the engine carries on.
+ * the engine, except from {@link #archive}, where an observer's failure means "keep the
+ * tombstones".
+ *
+ * <p>Changes (set, replace, cancel) are announced on the caller's thread, so the container's caller
+ * principal is the one who made them.
  */
 @ApplicationScoped
 public class ActivityAnnouncer implements EngineListener {
@@ -23,90 +30,100 @@ public class ActivityAnnouncer implements EngineListener {
 
   @Inject Event<ReminderActivity> activity;
 
+  @Inject Event<ExpiredTombstones> expiredTombstones;
+
   @Inject ClusterView cluster;
+
+  @Inject Principal caller;
 
   @Override
   public void set(ReminderRecord record) {
-    announce(Type.SET, record, null);
+    announce(change(Type.SET, record, null));
   }
 
   @Override
   public void replaced(ReminderRecord previous, ReminderRecord current) {
-    announce(Type.REPLACED, current, "replaced version " + previous.version());
+    announce(change(Type.REPLACED, current, "replaced version " + previous.version()));
   }
 
   @Override
   public void cancelled(ReminderRecord tombstone) {
-    announce(Type.CANCELLED, tombstone, null);
+    announce(change(Type.CANCELLED, tombstone, null));
   }
 
   @Override
   public void fired(ReminderFired fire) {
-    announce(
-        Type.FIRED,
-        fire.getNamespace(),
-        fire.getKey(),
-        fire.getFence(),
-        fire.getOccurrence(),
-        fire.getDueAt(),
-        null);
+    announce(of(Type.FIRED, fire, null));
   }
 
   @Override
   public void deliveryFailed(ReminderFired fire, Throwable failure) {
-    announce(
-        Type.DELIVERY_FAILED,
-        fire.getNamespace(),
-        fire.getKey(),
-        fire.getFence(),
-        fire.getOccurrence(),
-        fire.getDueAt(),
-        String.valueOf(failure.getMessage()));
+    announce(of(Type.DELIVERY_FAILED, fire, String.valueOf(failure.getMessage())));
   }
 
   @Override
   public void skipped(ReminderRecord record, long skippedPositions) {
-    announce(Type.SKIPPED, record, "skipped " + skippedPositions);
+    announce(of(Type.SKIPPED, record, "skipped " + skippedPositions, null));
   }
 
   @Override
-  public void purged(ReminderRecord tombstone) {
-    announce(Type.TOMBSTONE_PURGED, tombstone, null);
+  public void archive(List<ReminderRecord> tombstones) {
+    expiredTombstones.fire(
+        new ExpiredTombstones(
+            tombstones.stream().map(t -> of(Type.TOMBSTONE_PURGED, t, null, null)).toList()));
   }
 
-  private void announce(Type type, ReminderRecord record, String detail) {
-    announce(
+  private void announce(ReminderActivity event) {
+    try {
+      activity.fire(event);
+    } catch (RuntimeException e) {
+      LOG.warnf(
+          e,
+          "BELFRY-0330 An observer of %s %s/%s failed",
+          event.type(),
+          event.namespace(),
+          event.key());
+    }
+  }
+
+  private ReminderActivity change(Type type, ReminderRecord record, String detail) {
+    return of(type, record, detail, callerName());
+  }
+
+  private ReminderActivity of(Type type, ReminderRecord record, String detail, String principal) {
+    return new ReminderActivity(
         type,
         record.id().namespace(),
         record.id().key(),
         record.version(),
         record.occurrence(),
         Instant.ofEpochMilli(record.nextDueMillis()),
-        detail);
+        Instant.now(),
+        cluster.nodeName(),
+        detail,
+        principal);
   }
 
-  private void announce(
-      Type type,
-      String namespace,
-      String key,
-      long version,
-      long occurrence,
-      Instant dueAt,
-      String detail) {
+  private ReminderActivity of(Type type, ReminderFired fire, String detail) {
+    return new ReminderActivity(
+        type,
+        fire.getNamespace(),
+        fire.getKey(),
+        fire.getFence(),
+        fire.getOccurrence(),
+        fire.getDueAt(),
+        Instant.now(),
+        cluster.nodeName(),
+        detail,
+        null);
+  }
+
+  /** The caller as the container knows it; {@code null} where no security context applies. */
+  private String callerName() {
     try {
-      activity.fire(
-          new ReminderActivity(
-              type,
-              namespace,
-              key,
-              version,
-              occurrence,
-              dueAt,
-              Instant.now(),
-              cluster.nodeName(),
-              detail));
+      return caller.getName();
     } catch (RuntimeException e) {
-      LOG.warnf(e, "BELFRY-0330 An observer of %s %s/%s failed", type, namespace, key);
+      return null;
     }
   }
 }

@@ -45,7 +45,10 @@ public class DeploymentNamespaces {
   /** A module name as a namespace: characters a namespace cannot hold become '-'. */
   static String namespaceOf(String moduleName) {
     String name = moduleName == null || moduleName.isBlank() ? "default" : moduleName;
-    String cleaned = name.replaceAll("[^A-Za-z0-9._-]", "-");
+    String cleaned = name.replaceAll("[^A-Za-z0-9._-]", "-").replaceFirst("^[._-]+", "");
+    if (cleaned.isEmpty()) {
+      cleaned = "default";
+    }
     cleaned =
         cleaned.length() > ReminderId.MAX_NAMESPACE_LENGTH
             ? cleaned.substring(0, ReminderId.MAX_NAMESPACE_LENGTH)

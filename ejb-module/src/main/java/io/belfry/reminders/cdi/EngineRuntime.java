@@ -4,6 +4,7 @@ import io.belfry.reminders.config.BelfryExecutor;
 import io.belfry.reminders.config.BelfrySettings;
 import io.belfry.reminders.config.RemindersCache;
 import io.belfry.reminders.engine.ReminderEngine;
+import io.belfry.reminders.placement.ConflictRepair;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
@@ -39,6 +40,7 @@ public class EngineRuntime {
   @Inject DeploymentNamespaces namespaces;
 
   private ReminderEngine engine;
+  private ConflictRepair repair;
 
   /** Starts the engine with the application rather than at first use: reminders fire unasked. */
   void onApplicationStart(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
@@ -57,6 +59,8 @@ public class EngineRuntime {
             .settings(BelfrySettings.fromSystemProperties())
             .build();
     engine.start();
+    repair = new ConflictRepair(cache, deliveryExecutor);
+    repair.start();
     LOG.infof(
         "BELFRY-0003 Serving namespaces %s on node %s",
         namespaces.served(), cache.getCacheManager().getAddress());
@@ -64,6 +68,9 @@ public class EngineRuntime {
 
   @PreDestroy
   void stop() {
+    if (repair != null) {
+      repair.stop();
+    }
     if (engine != null) {
       engine.stop();
     }

@@ -42,7 +42,7 @@ public class NamespaceExtension implements Extension {
           new IllegalArgumentException(
               "@ServesNamespaces on "
                   + problem
-                  + " is not a namespace: 1 to 128 characters of A-Z a-z 0-9 . _ -"));
+                  + " is not a namespace: 1 to 128 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit"));
     }
   }
 

@@ -11,15 +11,21 @@ import io.belfry.reminders.engine.ListQuery;
 import io.belfry.reminders.engine.RecordPage;
 import io.belfry.reminders.engine.ReminderEngine;
 import io.belfry.reminders.engine.ReminderSpec;
+import io.belfry.reminders.engine.SetResult;
 import io.belfry.reminders.model.ReminderId;
 import io.belfry.reminders.model.ReminderRecord;
 import io.belfry.reminders.model.ReminderState;
+import io.belfry.reminders.schedule.Bounds;
+import io.belfry.reminders.schedule.Occurrence;
+import io.belfry.reminders.schedule.Timeline;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validator;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -39,14 +45,12 @@ public class RemindersBean implements Reminders {
 
   @Override
   public Reminder set(ReminderRequest request) {
-    if (request == null) {
-      throw InvalidReminderException.of("request", "is required");
-    }
-    ReminderRequest complete = request.toBuilder().build();
-    if (complete.getNamespace() == null) {
-      complete.setNamespace(namespaces.callerNamespace());
-    }
-    check(validator.validate(complete));
+    return put(request).reminder();
+  }
+
+  @Override
+  public SetOutcome put(ReminderRequest request) {
+    ReminderRequest complete = validated(request);
     Instant now = Instant.now();
     ReminderSpec spec =
         new ReminderSpec(
@@ -61,11 +65,33 @@ public class RemindersBean implements Reminders {
             complete.getPayload(),
             complete.getContentType());
     try {
-      return view(engine().set(spec).record());
+      SetResult result = engine().set(spec);
+      return new SetOutcome(view(result.record()), result.created());
     } catch (IllegalArgumentException e) {
       // Bounds that end the timeline before its first occurrence: nothing would ever fire.
       throw InvalidReminderException.of("until", e.getMessage());
     }
+  }
+
+  @Override
+  public List<Instant> preview(ReminderRequest request, int count) {
+    ReminderRequest complete = validated(request);
+    Instant now = Instant.now();
+    Timeline timeline =
+        Timeline.of(
+            complete.schedule(),
+            new Bounds(
+                complete.getUntil(),
+                complete.getMaxOccurrences() == null
+                    ? null
+                    : complete.getMaxOccurrences().longValue()));
+    List<Instant> due = new ArrayList<>();
+    Optional<Occurrence> next = timeline.first(complete.firstFireAt(now), now);
+    while (next.isPresent() && due.size() < count) {
+      due.add(next.get().due());
+      next = timeline.next(next.get());
+    }
+    return due;
   }
 
   @Override
@@ -124,10 +150,24 @@ public class RemindersBean implements Reminders {
     return runtime.engine();
   }
 
+  /** A copy of {@code request} in the caller's namespace if it names none, validated. */
+  private ReminderRequest validated(ReminderRequest request) {
+    if (request == null) {
+      throw InvalidReminderException.of("request", "is required");
+    }
+    ReminderRequest complete = request.toBuilder().build();
+    if (complete.getNamespace() == null) {
+      complete.setNamespace(namespaces.callerNamespace());
+    }
+    check(validator.validate(complete));
+    return complete;
+  }
+
   private static ReminderId id(String namespace, String key) {
     if (!ReminderId.isValidNamespace(namespace)) {
       throw InvalidReminderException.of(
-          "namespace", "must be 1 to 128 characters of A-Z a-z 0-9 . _ -");
+          "namespace",
+          "must be 1 to 128 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit");
     }
     if (!ReminderId.isValidKey(key)) {
       throw InvalidReminderException.of(

@@ -6,26 +6,27 @@ import io.belfry.reminders.fire.EngineListener;
 import io.belfry.reminders.fire.EngineSettings;
 import io.belfry.reminders.fire.Scheduler;
 import io.belfry.reminders.model.HybridLogicalClock;
-import io.belfry.reminders.model.ReminderCodec;
 import io.belfry.reminders.model.ReminderId;
 import io.belfry.reminders.model.ReminderRecord;
 import io.belfry.reminders.model.ReminderState;
 import io.belfry.reminders.placement.CacheChangeFeed;
 import io.belfry.reminders.placement.CacheOwnership;
 import io.belfry.reminders.placement.ChangeFeed;
+import io.belfry.reminders.placement.ChangeSink;
 import io.belfry.reminders.placement.Ownership;
 import io.belfry.reminders.schedule.Bounds;
 import io.belfry.reminders.schedule.Clock;
 import io.belfry.reminders.schedule.Occurrence;
 import io.belfry.reminders.schedule.Timeline;
 import io.belfry.reminders.store.InfinispanReminderStore;
+import io.belfry.reminders.store.KeyIndex;
 import io.belfry.reminders.store.ReminderStore;
 import io.belfry.reminders.store.StoredReminder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.NavigableSet;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Predicate;
@@ -57,6 +58,9 @@ public final class ReminderEngine {
   private final EngineListener listener;
   private final Scheduler scheduler;
   private boolean started;
+
+  /** The replica's keys in order while started; a listing before start builds its own. */
+  private volatile KeyIndex keys;
 
   private ReminderEngine(Builder b) {
     this.store = b.store;
@@ -100,7 +104,9 @@ public final class ReminderEngine {
     if (started) {
       return;
     }
-    feed.subscribe(scheduler);
+    KeyIndex index = new KeyIndex(store);
+    feed.subscribe(ChangeSink.both(index, scheduler));
+    keys = index;
     int armed = scheduler.start();
     started = true;
     LOG.infof("BELFRY-0001 Reminder engine started; %d reminders armed on this node", armed);
@@ -113,6 +119,7 @@ public final class ReminderEngine {
     }
     feed.unsubscribe();
     scheduler.stop();
+    keys = null;
     started = false;
   }
 
@@ -223,8 +230,9 @@ public final class ReminderEngine {
   }
 
   /**
-   * One page of reminders from this node's replica, in cache-key order. Reads every key once (O(n)
-   * per page, with O(limit) memory); decodes only entries that can still make the page.
+   * One page of reminders from this node's replica, in cache-key order. Walks the ordered key index
+   * from the cursor (or the prefix) and reads each key until the page is full: a page costs its own
+   * size, plus whatever the state and due filters skip.
    */
   public RecordPage list(ListQuery query) {
     Objects.requireNonNull(query, "query");
@@ -233,44 +241,42 @@ public final class ReminderEngine {
             ? null
             : ReminderId.cacheKeyPrefix(query.namespace())
                 + (query.keyPrefix() == null ? "" : query.keyPrefix());
-    Long dueFrom = query.dueFrom() == null ? null : query.dueFrom().toEpochMilli();
-    Long dueTo = query.dueTo() == null ? null : query.dueTo().toEpochMilli();
-    int keep = query.limit() + 1;
-    TreeMap<String, ReminderRecord> page = new TreeMap<>();
-    store.forEachLocal(
-        null,
-        (key, value) -> {
-          if (prefix != null && !key.startsWith(prefix)) {
-            return;
-          }
-          if (query.afterKey() != null && key.compareTo(query.afterKey()) <= 0) {
-            return;
-          }
-          if (page.size() >= keep && key.compareTo(page.lastKey()) >= 0) {
-            return;
-          }
-          ReminderRecord record;
-          try {
-            record = ReminderCodec.decode(ReminderId.fromCacheKey(key), value);
-          } catch (RuntimeException e) {
-            return;
-          }
-          if ((query.state() != null && record.state() != query.state())
-              || (dueFrom != null && record.nextDueMillis() < dueFrom)
-              || (dueTo != null && record.nextDueMillis() >= dueTo)) {
-            return;
-          }
-          page.put(key, record);
-          if (page.size() > keep) {
-            page.pollLastEntry();
-          }
-        });
-    List<ReminderRecord> items = new ArrayList<>(page.values());
-    if (items.size() > query.limit()) {
-      items = items.subList(0, query.limit());
-      return new RecordPage(items, Optional.of(items.get(items.size() - 1).id().cacheKey()));
+    KeyIndex index = keys != null ? keys : new KeyIndex(store);
+    String after = query.afterKey();
+    NavigableSet<String> candidates =
+        after != null && (prefix == null || after.compareTo(prefix) >= 0)
+            ? index.from(after, false)
+            : index.from(prefix, true);
+    List<ReminderRecord> items = new ArrayList<>();
+    for (String key : candidates) {
+      if (prefix != null && !key.startsWith(prefix)) {
+        break;
+      }
+      Optional<ReminderRecord> record = read(key);
+      if (record.isPresent() && matches(query, record.get())) {
+        items.add(record.get());
+        if (items.size() > query.limit()) {
+          items = items.subList(0, query.limit());
+          return new RecordPage(items, Optional.of(items.get(items.size() - 1).id().cacheKey()));
+        }
+      }
     }
     return new RecordPage(items, Optional.empty());
+  }
+
+  /** The record stored under {@code cacheKey}; empty if gone or not a reminder. */
+  private Optional<ReminderRecord> read(String cacheKey) {
+    try {
+      return store.get(ReminderId.fromCacheKey(cacheKey)).map(StoredReminder::record);
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static boolean matches(ListQuery query, ReminderRecord record) {
+    return (query.state() == null || record.state() == query.state())
+        && (query.dueFrom() == null || record.nextDueMillis() >= query.dueFrom().toEpochMilli())
+        && (query.dueTo() == null || record.nextDueMillis() < query.dueTo().toEpochMilli());
   }
 
   private static Timeline timeline(ReminderSpec spec) {

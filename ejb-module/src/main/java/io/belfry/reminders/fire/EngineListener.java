@@ -2,11 +2,13 @@ package io.belfry.reminders.fire;
 
 import io.belfry.reminders.api.ReminderFired;
 import io.belfry.reminders.model.ReminderRecord;
+import java.util.List;
 
 /**
  * What the engine announces, for audit and CDI events. Called without any engine lock held, on the
  * thread that did the work (caller, scheduler or delivery thread); an exception is logged and
- * ignored. Implementations should be quick: queue, don't do I/O.
+ * ignored. Implementations should be quick: queue, don't do I/O. The exception is {@link #archive},
+ * which may block and whose exception means "not archived".
  */
 public interface EngineListener {
 
@@ -31,8 +33,13 @@ public interface EngineListener {
    */
   default void skipped(ReminderRecord record, long skippedPositions) {}
 
-  /** A tombstone older than the TTL is about to be removed from the store. */
-  default void purged(ReminderRecord tombstone) {}
+  /**
+   * Tombstones older than the TTL, about to be removed from the store: archive them first. Called
+   * on the delivery executor, never on the firing thread, so it may block on I/O. Return normally
+   * only once they are archived durably; throw to keep them in the store, and they are offered
+   * again at a later sweep (a tombstone kept longer is harmless).
+   */
+  default void archive(List<ReminderRecord> tombstones) {}
 
   EngineListener NONE = new EngineListener() {};
 }

@@ -54,7 +54,8 @@ import org.jboss.logging.Logger;
  * <p><b>Safety sweep.</b> Every scan interval, a window of {@link
  * EngineSettings#sweepSegmentsPerScan()} owned segments is compared with the index; an entry whose
  * version ({@link ReminderCodec#versionOf}, no full decode) matches its hint is skipped, so the
- * sweep decodes only what is missing, changed, or a tombstone, which it purges after the TTL.
+ * sweep decodes only what is missing, changed, or a tombstone, which it purges after the TTL: the
+ * listener archives it first, off the firing thread, and a tombstone it cannot archive stays.
  *
  * <p><b>Backlog.</b> A fire later than {@link EngineSettings#backlogLateness()} (after downtime or
  * a long outage of a namespace) takes a token from a {@link TokenBucket}; when none is left the run
@@ -96,6 +97,7 @@ public final class Scheduler implements ChangeSink {
 
   private final Queue<Change> inbox = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean runRequested = new AtomicBoolean();
+  private final AtomicBoolean purging = new AtomicBoolean();
   private final ClassLoader ownerLoader;
   private final ReentrantLock lock = new ReentrantLock();
 
@@ -106,6 +108,10 @@ public final class Scheduler implements ChangeSink {
   private long nextSweepAt = Long.MIN_VALUE;
   private int sweepCursor;
   private long blockedUntil = Long.MAX_VALUE;
+
+  /** After the delivery executor refused a fire: no new commits before this time. */
+  private volatile long deliveryRefusedUntil = Long.MIN_VALUE;
+
   private ScheduledFuture<?> wakeUp;
   private long wakeUpAt = Long.MAX_VALUE;
   private ScheduledFuture<?> sweeper;
@@ -262,6 +268,13 @@ public final class Scheduler implements ChangeSink {
       }
       drainInbox();
       if (now >= nextSweepAt) {
+        // A safety net, like the sweep itself: should a topology notification be missed or be
+        // read before its topology is installed, ownership is stale for at most one scan
+        // interval. (The missed fires seen on real clusters had another cause, segments computed
+        // on the wrong key form; this check did not prevent them.)
+        if (!ownership.primarySegments().equals(owned)) {
+          applyTopology();
+        }
         sweep(now, expired);
         nextSweepAt = now + settings.scanInterval().toMillis();
       }
@@ -386,6 +399,12 @@ public final class Scheduler implements ChangeSink {
 
   private void fireDue(long now, List<Firing.Attempt> commits) {
     blockedUntil = Long.MAX_VALUE;
+    if (now < deliveryRefusedUntil) {
+      // the executor refused the last fire (a server suspending for shutdown, say): committing
+      // more now would only undo them again
+      blockedUntil = deliveryRefusedUntil;
+      return;
+    }
     int budget = settings.maxFiresPerRun();
     long backlogBefore = now - settings.backlogLateness().toMillis();
     List<TimeIndex.Entry> retry = new ArrayList<>();
@@ -509,19 +528,73 @@ public final class Scheduler implements ChangeSink {
       try {
         deliveryExecutor.execute(() -> deliver(fire));
       } catch (RejectedExecutionException e) {
-        LOG.errorf(e, "BELFRY-0308 Delivery of %s:%s rejected", fire.getNamespace(), fire.getKey());
-        announce(() -> listener.deliveryFailed(fire, e));
+        deliveryRefusedUntil = clock.millis() + settings.scanInterval().toMillis();
+        if (undo(commit)) {
+          delivered--;
+          LOG.warnf(
+              "BELFRY-0313 Delivery of %s:%s refused (%s): the fire is undone, the reminder stays"
+                  + " due and fires here or on the next owner",
+              fire.getNamespace(), fire.getKey(), e.getMessage());
+        } else {
+          LOG.errorf(
+              e, "BELFRY-0308 Delivery of %s:%s rejected", fire.getNamespace(), fire.getKey());
+          announce(() -> listener.deliveryFailed(fire, e));
+        }
       }
     }
-    for (StoredReminder tombstone : expired) {
-      announce(() -> listener.purged(tombstone.record()));
+    if (!expired.isEmpty() && purging.compareAndSet(false, true)) {
       try {
-        store.remove(tombstone);
-      } catch (RuntimeException e) {
-        LOG.debugf(e, "BELFRY-0309 Purge of %s failed; next sweep retries", tombstone);
+        deliveryExecutor.execute(() -> purge(expired));
+      } catch (RejectedExecutionException e) {
+        purging.set(false);
+        LOG.debugf(
+            e, "BELFRY-0309 Purge of %d tombstones rejected; next sweep retries", expired.size());
       }
     }
     return delivered;
+  }
+
+  /**
+   * Archives expired tombstones, then removes each exactly as archived (a conditional remove: a
+   * newer write in between wins). Off the firing thread, one purge at a time: the archive may wait
+   * on a database, and while it does the next sweeps simply find the same tombstones again.
+   */
+  private void purge(List<StoredReminder> expired) {
+    ClassLoader previous = enterOwnerContext();
+    try {
+      listener.archive(expired.stream().map(StoredReminder::record).toList());
+      for (StoredReminder tombstone : expired) {
+        try {
+          store.remove(tombstone);
+        } catch (RuntimeException e) {
+          LOG.debugf(e, "BELFRY-0309 Purge of %s failed; next sweep retries", tombstone);
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.warnf(
+          "BELFRY-0312 %d expired tombstones not archived, kept until a later sweep: %s",
+          expired.size(), e.toString());
+    } finally {
+      purging.set(false);
+      Thread.currentThread().setContextClassLoader(previous);
+    }
+  }
+
+  /**
+   * Puts back the version a commit replaced, if the entry is still exactly what the commit wrote: a
+   * fire that no executor will deliver (a graceful shutdown refuses new tasks before the engine
+   * stops) is then not lost but fires again, here or on the node that takes over. Returns whether
+   * it was put back.
+   */
+  private boolean undo(Firing.Attempt commit) {
+    try {
+      ReminderRecord written = commit.successor();
+      return store.replace(
+          new StoredReminder(written, ReminderCodec.encode(written)), commit.due());
+    } catch (RuntimeException e) {
+      LOG.debugf(e, "BELFRY-0314 Could not undo the fire of %s", commit.due().id());
+      return false;
+    }
   }
 
   private void deliver(ReminderFired fire) {

@@ -77,7 +77,10 @@ public record ReminderId(String namespace, String key) {
     return namespace + SEPARATOR;
   }
 
-  /** Whether {@code namespace} is 1–128 characters of {@code [A-Za-z0-9._-]}. */
+  /**
+   * Whether {@code namespace} is 1–128 characters of {@code [A-Za-z0-9._-]} starting with a letter
+   * or digit (so that it is never {@code .} or {@code ..}, which URLs cannot name).
+   */
   public static boolean isValidNamespace(String namespace) {
     if (namespace == null || namespace.isEmpty() || namespace.length() > MAX_NAMESPACE_LENGTH) {
       return false;
@@ -91,7 +94,7 @@ public record ReminderId(String namespace, String key) {
               || c == '.'
               || c == '_'
               || c == '-';
-      if (!allowed) {
+      if (!allowed || (i == 0 && (c == '.' || c == '_' || c == '-'))) {
         return false;
       }
     }
@@ -126,7 +129,8 @@ public record ReminderId(String namespace, String key) {
   private static void requireValidNamespace(String namespace) {
     if (!isValidNamespace(namespace)) {
       throw new IllegalArgumentException(
-          "namespace must be 1-128 characters of [A-Za-z0-9._-], was: " + quote(namespace));
+          "namespace must be 1-128 characters of [A-Za-z0-9._-], starting with a letter or digit, was: "
+              + quote(namespace));
     }
   }
 

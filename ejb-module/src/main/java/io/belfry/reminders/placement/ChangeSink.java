@@ -15,4 +15,27 @@ public interface ChangeSink {
 
   /** The cache topology changed: primary segments may have moved to or away from this node. */
   void topologyChanged();
+
+  /** Both sinks, {@code first} then {@code second}, for a feed that delivers to one sink. */
+  static ChangeSink both(ChangeSink first, ChangeSink second) {
+    return new ChangeSink() {
+      @Override
+      public void written(String cacheKey, byte[] encoded) {
+        first.written(cacheKey, encoded);
+        second.written(cacheKey, encoded);
+      }
+
+      @Override
+      public void removed(String cacheKey) {
+        first.removed(cacheKey);
+        second.removed(cacheKey);
+      }
+
+      @Override
+      public void topologyChanged() {
+        first.topologyChanged();
+        second.topologyChanged();
+      }
+    };
+  }
 }

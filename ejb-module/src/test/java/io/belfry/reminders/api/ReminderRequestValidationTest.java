@@ -204,6 +204,19 @@ class ReminderRequestValidationTest {
   @Nested
   class Recurrence {
     @Test
+    void validate_everyOver100Years_reportsEvery() {
+      assertOnlyViolation(oneShot().every("PT100000000000H"), "every", "at most 100 years");
+    }
+
+    @Test
+    void validate_repeatPeriodOver100Years_reportsRepeat() {
+      assertOnlyViolation(
+          ReminderRequest.key("k").repeat("R2/2099-01-01T00:00:00Z/PT1000000H"),
+          "repeat",
+          "at most 100 years");
+    }
+
+    @Test
     void validate_everyAndCron_reportsCron() {
       assertOnlyViolation(
           oneShot().every("15m").cron("0 9 * * *"), "cron", "cannot be combined with every");

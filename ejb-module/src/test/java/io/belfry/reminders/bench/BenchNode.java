@@ -4,6 +4,7 @@ import io.belfry.reminders.api.ReminderFired;
 import io.belfry.reminders.engine.LoopbackJGroups;
 import io.belfry.reminders.engine.ReminderEngine;
 import io.belfry.reminders.fire.Delivery;
+import io.belfry.reminders.fire.EngineListener;
 import io.belfry.reminders.fire.EngineSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -28,18 +29,19 @@ import org.infinispan.manager.DefaultCacheManager;
  * clock with a timer thread and a two-thread delivery pool (a managed executor's stand-in).
  *
  * <p>The delivery is a settable sink so each phase of the benchmark can count and time fires its
- * own way.
+ * own way. Public, with {@link SteadyRate}, for benchmarks of other modules (the test-jar): they
+ * start a node, optionally with an {@link EngineListener}, and measure with {@link SteadyRate}.
  */
-final class BenchNode implements AutoCloseable {
+public final class BenchNode implements AutoCloseable {
 
   /** Where the reminders cache keeps its entries. */
-  enum Storage {
+  public enum Storage {
     /** Soft-Index file store, preload, asynchronous fsync (Infinispan's default): as in WildFly. */
     FILE_STORE("REPL_SYNC + Soft-Index file store"),
     /** No store at all; memory only. For comparison. */
     MEMORY("REPL_SYNC, no store");
 
-    final String label;
+    public final String label;
 
     Storage(String label) {
       this.label = label;
@@ -47,7 +49,7 @@ final class BenchNode implements AutoCloseable {
   }
 
   /** Default engine settings except the backlog limiter, which a same-instant burst would hit. */
-  static final EngineSettings UNTHROTTLED =
+  public static final EngineSettings UNTHROTTLED =
       new EngineSettings(
           EngineSettings.DEFAULT_SCAN_INTERVAL,
           EngineSettings.DEFAULT_TOMBSTONE_TTL,
@@ -63,7 +65,7 @@ final class BenchNode implements AutoCloseable {
   private final ExecutorService deliveries;
   private volatile Delivery sink = fire -> {};
 
-  private BenchNode(Path home, Storage storage, EngineSettings settings) {
+  private BenchNode(Path home, Storage storage, EngineSettings settings, EngineListener listener) {
     this.storage = storage;
     try {
       Files.createDirectories(home);
@@ -102,12 +104,22 @@ final class BenchNode implements AutoCloseable {
             .deliveryExecutor(deliveries)
             .delivery(this::deliver)
             .settings(settings)
+            .listener(listener)
             .build();
     engine.start();
   }
 
   static BenchNode start(Path home, Storage storage, EngineSettings settings) {
-    return new BenchNode(home, storage, settings);
+    return start(home, storage, settings, EngineListener.NONE);
+  }
+
+  /**
+   * A started node whose engine reports to {@code listener} (as WildFly's {@code
+   * ActivityAnnouncer}); its files go under {@code home}.
+   */
+  public static BenchNode start(
+      Path home, Storage storage, EngineSettings settings, EngineListener listener) {
+    return new BenchNode(home, storage, settings, listener);
   }
 
   void onFire(Delivery sink) {

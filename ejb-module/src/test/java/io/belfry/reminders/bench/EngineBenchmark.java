@@ -2,7 +2,6 @@ package io.belfry.reminders.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.belfry.reminders.api.ReminderFired;
 import io.belfry.reminders.bench.BenchNode.Storage;
 import io.belfry.reminders.fire.EngineSettings;
 import io.belfry.reminders.model.ReminderCodec;
@@ -18,8 +17,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import org.HdrHistogram.ConcurrentHistogram;
-import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("benchmark")
 class EngineBenchmark {
 
-  private static final int LOADER_THREADS = 4;
+  static final int LOADER_THREADS = 4;
   private static final long SET_MILLIS = Long.getLong("bench.setMillis", 5_000);
   private static final int STEADY_SECONDS = Integer.getInteger("bench.steadySeconds", 20);
   private static final int MAX_STEADY_SECONDS = Integer.getInteger("bench.maxSteadySeconds", 10);
@@ -135,43 +132,20 @@ class EngineBenchmark {
   // --- (3) Lateness at a steady rate ------------------------------------------------------------
 
   private void steady(Storage storage, int rate, int seconds, double setRate) {
-    int n = rate * seconds;
     try (BenchNode node = BenchNode.start(dir.resolve("steady-" + rate), storage, settings())) {
-      Histogram lateness = new ConcurrentHistogram(3);
-      AtomicInteger delivered = new AtomicInteger();
-      AtomicInteger early = new AtomicInteger();
-      AtomicLong lastMicros = new AtomicLong();
-      Set<String> keys = ConcurrentHashMap.newKeySet(n);
-      node.onFire(
-          (ReminderFired fire) -> {
-            long now = nowMicros();
-            long late = now - fire.getDueAt().toEpochMilli() * 1_000;
-            if (late < 0) {
-              early.incrementAndGet();
-            }
-            lateness.recordValue(Math.max(0, late));
-            keys.add(fire.getKey());
-            lastMicros.accumulateAndGet(now, Math::max);
-            delivered.incrementAndGet();
-          });
-      long start = System.currentTimeMillis() + (long) (n / setRate * 1_500) + 3_000;
-      // Due times spread evenly: reminder i is due at start + i / rate.
-      Load.fixed(node.engine, "l", n, LOADER_THREADS, i -> start + (long) i * 1_000 / rate);
-      boolean loadedInTime = System.currentTimeMillis() < start;
-      awaitCount(delivered, n, start + seconds * 1_000L + 300_000);
-      double span = (lastMicros.get() - start * 1_000) / 1e6;
+      SteadyRate.Result r = SteadyRate.measure(node, rate, seconds, setRate);
       report.steady(
           storage.label,
           rate,
           seconds,
-          lateness,
-          n / span,
-          keys.size(),
-          delivered.get(),
-          early.get(),
-          loadedInTime);
-      assertThat(keys).hasSize(n);
-      assertThat(delivered.get()).isEqualTo(n);
+          r.latenessMicros(),
+          r.achieved(),
+          r.distinct(),
+          r.delivered(),
+          r.early(),
+          r.loadedInTime());
+      assertThat(r.distinct()).isEqualTo(r.expected());
+      assertThat(r.delivered()).isEqualTo(r.expected());
     }
   }
 
@@ -230,7 +204,7 @@ class EngineBenchmark {
     return now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000;
   }
 
-  private static void awaitCount(AtomicInteger counter, int expected, long deadlineMillis) {
+  static void awaitCount(AtomicInteger counter, int expected, long deadlineMillis) {
     while (counter.get() < expected && System.currentTimeMillis() < deadlineMillis) {
       LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
     }

@@ -248,6 +248,33 @@ class ClusterFiringTest {
     assertThat(page1.nextAfterKey()).contains("listing:k10");
   }
 
+  @Test
+  void list_followsWritesAndRemovesMadeOnOtherNodes_andPagesFromACursorBeforeThePrefix() {
+    String ns = "listfollow";
+    Instant due = cluster.clock.now().plus(Duration.ofDays(1));
+    for (String key : List.of("a1", "b1", "b2", "b3", "c1")) {
+      cluster.engine(0).set(once(ns, key, due));
+    }
+    // removed underneath the engines (as the tombstone sweep does): gone from every listing
+    cluster.cache(2).remove(ReminderId.of(ns, "b2").cacheKey());
+    ListQuery bKeys = new ListQuery(ns, "b", null, null, null, "listfollow:a", 10);
+    for (int n = 0; n < 3; n++) {
+      assertThat(cluster.engine(n).list(bKeys).items())
+          .extracting(r -> r.id().key())
+          .as("node %d", n)
+          .containsExactly("b1", "b3");
+    }
+    ListQuery all = new ListQuery(ns, null, null, null, null, null, 2);
+    RecordPage first = cluster.engine(1).list(all);
+    assertThat(first.items()).extracting(r -> r.id().key()).containsExactly("a1", "b1");
+    RecordPage second =
+        cluster
+            .engine(1)
+            .list(new ListQuery(ns, null, null, null, null, first.nextAfterKey().get(), 2));
+    assertThat(second.items()).extracting(r -> r.id().key()).containsExactly("b3", "c1");
+    assertThat(second.nextAfterKey()).isEmpty();
+  }
+
   static ReminderSpec once(String ns, String key, Instant due) {
     return ReminderSpec.once(ReminderId.of(ns, key), due, key.getBytes(StandardCharsets.UTF_8));
   }

@@ -21,6 +21,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.infinispan.Cache;
+import org.infinispan.commons.dataconversion.MediaType;
 import org.infinispan.configuration.cache.CacheMode;
 import org.infinispan.configuration.cache.ConfigurationBuilder;
 import org.infinispan.configuration.global.GlobalConfigurationBuilder;
@@ -170,6 +171,10 @@ final class TestCluster implements AutoCloseable {
       global.globalState().enabled(false);
       ConfigurationBuilder cache = new ConfigurationBuilder();
       cache.clustering().cacheMode(CacheMode.REPL_SYNC).remoteTimeout(15, TimeUnit.SECONDS);
+      // Stored encoded, as in WildFly (whose deployment-facing cache marshals keys and values):
+      // the segment of a key is then the partitioner's on its storage form, not on the String.
+      cache.encoding().key().mediaType(MediaType.APPLICATION_PROTOSTREAM_TYPE);
+      cache.encoding().value().mediaType(MediaType.APPLICATION_PROTOSTREAM_TYPE);
       cache
           .persistence()
           .addSoftIndexFileStore()

@@ -88,9 +88,12 @@ final class InMemoryNode implements ReminderStore, Ownership, ChangeFeed {
     return entries.size();
   }
 
+  /** Whether this node owns the single segment; flipped by tests, with or without notice. */
+  volatile boolean owner = true;
+
   @Override
   public boolean isPrimaryOwner(String cacheKey) {
-    return true;
+    return owner;
   }
 
   @Override
@@ -106,7 +109,7 @@ final class InMemoryNode implements ReminderStore, Ownership, ChangeFeed {
   @Override
   public BitSet primarySegments() {
     BitSet all = new BitSet();
-    all.set(0);
+    all.set(0, owner);
     return all;
   }
 

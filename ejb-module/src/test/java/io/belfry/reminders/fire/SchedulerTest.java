@@ -7,6 +7,7 @@ import io.belfry.reminders.engine.ReminderEngine;
 import io.belfry.reminders.engine.ReminderSpec;
 import io.belfry.reminders.model.ReminderId;
 import io.belfry.reminders.model.ReminderRecord;
+import io.belfry.reminders.model.ReminderState;
 import io.belfry.reminders.schedule.SettableClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,10 +41,14 @@ class SchedulerTest {
         }
 
         @Override
-        public void purged(ReminderRecord tombstone) {
-          purged.add(tombstone);
+        public void archive(List<ReminderRecord> tombstones) {
+          if (archiveFails) {
+            throw new IllegalStateException("archive down");
+          }
+          purged.addAll(tombstones);
         }
       };
+  private volatile boolean archiveFails;
   private ScheduledExecutorService timer;
 
   @AfterEach
@@ -98,6 +103,61 @@ class SchedulerTest {
   }
 
   @Test
+  void sweep_ownershipGainedWithoutNotification_firesWithinAScanInterval() {
+    node.owner = false;
+    ReminderEngine engine =
+        ReminderEngine.builder(node, node, node)
+            .clock(clock)
+            .listener(listener)
+            .delivery(fire -> {})
+            .build();
+    engine.start();
+    engine.set(ReminderSpec.once(ReminderId.of("ns", "moved"), clock.now(), null));
+    assertThat(engine.tick()).as("not the owner").isZero();
+
+    // the segment moves here, but the topology notification is lost (or read too early)
+    node.owner = true;
+    clock.advance(EngineSettings.DEFAULTS.scanInterval());
+    assertThat(engine.tick()).isOne();
+    assertThat(fired).extracting(ReminderFired::getKey).containsExactly("moved");
+  }
+
+  @Test
+  void tick_deliveryRefused_fireUndoneAndDeliveredOnceTheExecutorAcceptsAgain() {
+    java.util.concurrent.atomic.AtomicBoolean refuse =
+        new java.util.concurrent.atomic.AtomicBoolean(true);
+    ReminderEngine engine =
+        ReminderEngine.builder(node, node, node)
+            .clock(clock)
+            .listener(listener)
+            .deliveryExecutor(
+                task -> {
+                  if (refuse.get()) {
+                    throw new java.util.concurrent.RejectedExecutionException("suspended");
+                  }
+                  task.run();
+                })
+            .delivery(fire -> {})
+            .build();
+    engine.start();
+    ReminderId id = ReminderId.of("ns", "refused");
+    engine.set(ReminderSpec.once(id, clock.now(), null));
+
+    assertThat(engine.tick()).as("committed, refused, undone").isZero();
+    assertThat(engine.get(id))
+        .hasValueSatisfying(r -> assertThat(r.state()).isEqualTo(ReminderState.PENDING));
+    assertThat(fired).isEmpty();
+    assertThat(failed).as("not a failed delivery: nothing was lost").isEmpty();
+
+    refuse.set(false);
+    clock.advance(EngineSettings.DEFAULTS.scanInterval());
+    engine.tick();
+    assertThat(fired).extracting(ReminderFired::getKey).containsExactly("refused");
+    assertThat(engine.get(id))
+        .hasValueSatisfying(r -> assertThat(r.state()).isEqualTo(ReminderState.FIRED));
+  }
+
+  @Test
   void tick_overdueBacklog_firesAtTheBackfillRate() {
     ReminderEngine engine =
         ReminderEngine.builder(node, node, node)
@@ -125,7 +185,7 @@ class SchedulerTest {
   }
 
   @Test
-  void sweep_tombstoneOlderThanTtl_isAnnouncedThenRemoved() {
+  void sweep_tombstoneOlderThanTtl_isArchivedThenRemoved() {
     ReminderEngine engine =
         ReminderEngine.builder(node, node, node)
             .clock(clock)
@@ -147,6 +207,30 @@ class SchedulerTest {
     engine.sweep();
 
     assertThat(purged).extracting(r -> r.id().key()).containsExactlyInAnyOrder("x", "y");
+    assertThat(node.size()).isZero();
+  }
+
+  @Test
+  void sweep_archiveFails_tombstoneKeptAndArchivedAtALaterSweep() {
+    ReminderEngine engine =
+        ReminderEngine.builder(node, node, node)
+            .clock(clock)
+            .listener(listener)
+            .delivery(fire -> {})
+            .build();
+    engine.start();
+    engine.set(ReminderSpec.once(ReminderId.of("ns", "z"), clock.now().plusSeconds(5), null));
+    engine.cancel(ReminderId.of("ns", "z"));
+    clock.advance(EngineSettings.DEFAULT_TOMBSTONE_TTL);
+    archiveFails = true;
+
+    engine.sweep();
+    assertThat(purged).isEmpty();
+    assertThat(node.size()).as("not archived, so kept").isEqualTo(1);
+
+    archiveFails = false;
+    engine.sweep();
+    assertThat(purged).extracting(r -> r.id().key()).containsExactly("z");
     assertThat(node.size()).isZero();
   }
 }

@@ -67,6 +67,25 @@ class RemindersIT {
   }
 
   @Test
+  void preview_cronAndBoundedInterval_listsNextOccurrencesWithoutStoring() {
+    String key = unique("preview");
+    List<Instant> weekdays =
+        reminders.preview(ReminderRequest.key(key).cron("0 9 * * MON-FRI", "UTC").build(), 5);
+    assertEquals(5, weekdays.size());
+    for (Instant due : weekdays) {
+      java.time.ZonedDateTime at = due.atZone(java.time.ZoneOffset.UTC);
+      assertEquals(9, at.getHour());
+      assertTrue(at.getDayOfWeek().getValue() <= 5, "a weekday: " + at);
+    }
+    Instant start = Instant.parse("2099-01-01T00:00:00Z");
+    assertEquals(
+        List.of(start, start.plusSeconds(900), start.plusSeconds(1800)),
+        reminders.preview(
+            ReminderRequest.key(key).at(start).every("15m").maxOccurrences(3).build(), 5));
+    assertTrue(reminders.get(key).isEmpty(), "a preview stores nothing");
+  }
+
+  @Test
   void set_sameKeyAgainBeforeDue_firesOnlyTheNewVersionOnce() throws Exception {
     String key = unique("replaced");
     Reminder first = reminders.setAfter(key, Duration.ofMillis(800), bytes("v1"));

@@ -54,6 +54,18 @@ class ReminderIdTest {
         .hasMessageContaining("namespace");
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {".", "..", "-ns", "_ns", ".hidden"})
+  void isValidNamespace_notStartingWithLetterOrDigit_false(String namespace) {
+    assertThat(ReminderId.isValidNamespace(namespace)).isFalse();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"a", "0", "shop.orders_v2-eu", "A..b"})
+  void isValidNamespace_letterOrDigitFirst_true(String namespace) {
+    assertThat(ReminderId.isValidNamespace(namespace)).isTrue();
+  }
+
   @Test
   void constructor_namespaceTooLong_throws() {
     assertThatThrownBy(() -> new ReminderId("n".repeat(129), "key"))

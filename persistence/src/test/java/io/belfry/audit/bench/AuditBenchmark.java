@@ -6,14 +6,9 @@ import io.belfry.audit.AuditSchema;
 import io.belfry.audit.AuditWriterHarness;
 import io.belfry.reminders.api.ReminderActivity;
 import io.belfry.reminders.api.ReminderActivity.Type;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,7 +20,6 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * Issue 4 figures for the audit archive, on the real {@code AuditWriter} / {@code AuditPipeline} /
@@ -47,7 +41,6 @@ import org.postgresql.ds.PGSimpleDataSource;
 @Tag("benchmark")
 class AuditBenchmark {
 
-  private static final String PG_URL = "jdbc:postgresql://127.0.0.1:5432/test";
   private static final String PG_SCHEMA = "belfry_audit_bench";
   private static final int N = 100_000;
   // below AuditPipeline.DEFAULT_CAPACITY (50,000): the in-memory path only, no spill
@@ -71,16 +64,16 @@ class AuditBenchmark {
       try (Connection keep =
           DriverManager.getConnection(
               "jdbc:h2:file:" + dir.resolve("audit") + ";DB_CLOSE_ON_EXIT=FALSE", "sa", "")) {
-        DataSource h2 = singleConnection(keep);
+        DataSource h2 = BenchDatabases.singleConnection(keep);
         AuditSchema.migrate(h2);
         throughput("H2 " + org.h2.engine.Constants.VERSION + " (file)", h2, n, "h2-" + n);
       }
     }
     for (int n : new int[] {N_SMALL, N}) {
-      try (Connection keep = freshPostgres()) {
-        DataSource pg = singleConnection(keep);
+      try (Connection keep = BenchDatabases.freshPostgres(PG_SCHEMA)) {
+        DataSource pg = BenchDatabases.singleConnection(keep);
         AuditSchema.migrate(pg);
-        throughput("PostgreSQL " + serverVersion(keep), pg, n, "pg-" + n);
+        throughput("PostgreSQL " + BenchDatabases.serverVersion(keep), pg, n, "pg-" + n);
       }
     }
 
@@ -90,13 +83,13 @@ class AuditBenchmark {
             + " observer p50 µs | p99 µs | p99.9 µs | max µs | written by end + 10 s |");
     report.add("|---|---|---|---|---|---|---|---|---|---|---|");
     firingLoop(null, "off");
-    try (Connection keep = freshPostgres()) {
-      DataSource pg = singleConnection(keep);
+    try (Connection keep = BenchDatabases.freshPostgres(PG_SCHEMA)) {
+      DataSource pg = BenchDatabases.singleConnection(keep);
       AuditSchema.migrate(pg);
       try (AuditWriterHarness audit = new AuditWriterHarness(pg, "bench-fire")) {
         firingLoop(audit, "on (PostgreSQL)");
       }
-      dropPostgres(keep);
+      BenchDatabases.dropSchema(keep, PG_SCHEMA);
     }
 
     System.out.println();
@@ -201,70 +194,5 @@ class AuditBenchmark {
     Instant at = BASE.plusMillis(i);
     return new ReminderActivity(
         Type.FIRED, "bench", "k" + i, 1, 1, at.minusMillis(3), at, "node1", null);
-  }
-
-  private static Connection freshPostgres() throws SQLException {
-    PGSimpleDataSource admin = new PGSimpleDataSource();
-    admin.setURL(PG_URL);
-    admin.setUser("postgres");
-    try (Connection c = admin.getConnection();
-        Statement s = c.createStatement()) {
-      s.execute("DROP SCHEMA IF EXISTS " + PG_SCHEMA + " CASCADE");
-      s.execute("CREATE SCHEMA " + PG_SCHEMA);
-    }
-    admin.setCurrentSchema(PG_SCHEMA);
-    return admin.getConnection();
-  }
-
-  private static void dropPostgres(Connection c) throws SQLException {
-    try (Statement s = c.createStatement()) {
-      s.execute("DROP SCHEMA IF EXISTS " + PG_SCHEMA + " CASCADE");
-    }
-  }
-
-  private static String serverVersion(Connection c) throws SQLException {
-    try (Statement s = c.createStatement();
-        ResultSet r = s.executeQuery("SHOW server_version")) {
-      r.next();
-      return r.getString(1).split(" ")[0];
-    }
-  }
-
-  /**
-   * One open connection handed out again and again, close() ignored: the writer is one thread, and
-   * the server hands it a pooled connection, so neither opens a connection per batch.
-   */
-  private static DataSource singleConnection(Connection connection) {
-    Connection shared =
-        (Connection)
-            Proxy.newProxyInstance(
-                AuditBenchmark.class.getClassLoader(),
-                new Class<?>[] {Connection.class},
-                (proxy, method, args) -> {
-                  if (method.getName().equals("close")) {
-                    return null;
-                  }
-                  try {
-                    return method.invoke(connection, args);
-                  } catch (InvocationTargetException e) {
-                    throw e.getCause();
-                  }
-                });
-    return (DataSource)
-        Proxy.newProxyInstance(
-            AuditBenchmark.class.getClassLoader(),
-            new Class<?>[] {DataSource.class},
-            (proxy, method, args) -> {
-              if (method.getName().equals("getConnection")) {
-                return shared;
-              }
-              if (method.getName().equals("unwrap") || method.getName().equals("isWrapperFor")) {
-                throw new SQLException("not a wrapper");
-              }
-              if (method.getName().equals("toString")) {
-                return "single-connection data source";
-              }
-              throw new UnsupportedOperationException(method.getName());
-            });
   }
 }

@@ -6,7 +6,10 @@ import io.belfry.reminders.api.ServesNamespaces;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -25,12 +28,26 @@ public class AuditedApplication {
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition fired = lock.newCondition();
   private final Set<String> firedKeys = new HashSet<>();
+  private final Map<String, Duration> lateness = new HashMap<>();
 
   void onFire(@Observes @Namespace(NAMESPACE) ReminderFired fire) {
     lock.lock();
     try {
       firedKeys.add(fire.getKey());
+      lateness.put(fire.getKey(), Duration.between(fire.getDueAt(), Instant.now()));
       fired.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** How late each of {@code keys} was observed here (delivery time minus due time). */
+  public Map<String, Duration> lateness(Set<String> keys) {
+    lock.lock();
+    try {
+      Map<String, Duration> result = new HashMap<>(lateness);
+      result.keySet().retainAll(keys);
+      return result;
     } finally {
       lock.unlock();
     }

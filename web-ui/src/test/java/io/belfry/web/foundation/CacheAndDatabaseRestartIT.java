@@ -41,6 +41,13 @@ class CacheAndDatabaseRestartIT {
 
   @ArquillianResource Deployer deployer;
 
+  // the probe lives under /api/v1, which needs a login: the test servers' first admin
+  private static final String ADMIN =
+      "Basic "
+          + java.util.Base64.getEncoder()
+              .encodeToString(
+                  "it-admin:it-admin-password".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+
   private final HttpClient http = HttpClient.newHttpClient();
 
   @Test
@@ -68,6 +75,7 @@ class CacheAndDatabaseRestartIT {
             HttpRequest.newBuilder(URI.create(BASE + path))
                 .PUT(HttpRequest.BodyPublishers.ofString(body))
                 .header("Content-Type", "text/plain")
+                .header("Authorization", ADMIN)
                 .build(),
             HttpResponse.BodyHandlers.discarding())
         .statusCode();
@@ -76,7 +84,10 @@ class CacheAndDatabaseRestartIT {
   private String get(String path) throws Exception {
     HttpResponse<String> response =
         http.send(
-            HttpRequest.newBuilder(URI.create(BASE + path)).GET().build(),
+            HttpRequest.newBuilder(URI.create(BASE + path))
+                .header("Authorization", ADMIN)
+                .GET()
+                .build(),
             HttpResponse.BodyHandlers.ofString());
     assertThat(response.statusCode()).as("GET %s", path).isEqualTo(200);
     return response.body();

@@ -49,4 +49,27 @@ class HealthIT {
     assertThat(health.getJsonObject("cache").getBoolean("persistent")).isTrue();
     assertThat(health.getJsonObject("datasource").getBoolean("up")).isTrue();
   }
+
+  @Test
+  void readiness_onManagementPort_includesBelfryCheckUp() throws Exception {
+    HttpResponse<String> response =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create("http://" + base.getHost() + ":9990/health/ready"))
+                    .GET()
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    JsonObject ready = Json.createReader(new StringReader(response.body())).readObject();
+    JsonObject belfry =
+        ready.getJsonArray("checks").stream()
+            .map(check -> check.asJsonObject())
+            .filter(check -> check.getString("name").equals("belfry"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no belfry check in " + response.body()));
+    assertThat(belfry.getString("status")).isEqualTo("UP");
+    assertThat(belfry.getJsonObject("data").getString("node")).isEqualTo("it-node");
+  }
 }

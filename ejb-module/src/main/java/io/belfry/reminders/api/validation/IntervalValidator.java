@@ -20,16 +20,31 @@ public class IntervalValidator implements ConstraintValidator<Interval, String> 
       Violations.report(context, e.getMessage());
       return false;
     }
-    String tooShort = tooShort(interval);
-    if (tooShort != null) {
-      Violations.report(context, tooShort);
+    String outOfRange = outOfRange(interval);
+    if (outOfRange != null) {
+      Violations.report(context, outOfRange);
       return false;
     }
     return true;
   }
 
+  /**
+   * Why {@code interval} is below the configured minimum or beyond the 100-year horizon (no second
+   * occurrence could ever be due), or {@code null} if it is neither.
+   */
+  static String outOfRange(Duration interval) {
+    String tooShort = tooShort(interval);
+    if (tooShort != null) {
+      return tooShort;
+    }
+    if (interval.compareTo(ValidationLimits.MAX_HORIZON) > 0) {
+      return "must be at most 100 years (" + ValidationLimits.MAX_HORIZON + ")";
+    }
+    return null;
+  }
+
   /** Why {@code interval} is below the configured minimum, or {@code null} if it is not. */
-  static String tooShort(Duration interval) {
+  private static String tooShort(Duration interval) {
     Duration min = ValidationLimits.minInterval();
     if (interval.compareTo(min) >= 0) {
       return null;

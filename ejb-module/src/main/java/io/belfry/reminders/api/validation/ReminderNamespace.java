@@ -12,14 +12,17 @@ import java.lang.annotation.Documented;
 import java.lang.annotation.Retention;
 import java.lang.annotation.Target;
 
-/** A namespace: 1–128 characters of {@code [A-Za-z0-9._-]}. {@code null} is valid (the default). */
+/**
+ * A namespace: 1–128 characters of {@code [A-Za-z0-9._-]}, starting with a letter or digit. {@code
+ * null} is valid (the default).
+ */
 @Documented
 @Constraint(validatedBy = ReminderNamespaceValidator.class)
 @Target({FIELD, METHOD, PARAMETER, RECORD_COMPONENT})
 @Retention(RUNTIME)
 public @interface ReminderNamespace {
   String message() default
-      "must be 1-128 characters of letters, digits, '.', '_' or '-' (A-Z a-z 0-9 . _ -)";
+      "must be 1-128 characters of letters, digits, '.', '_' or '-' (A-Z a-z 0-9 . _ -), starting with a letter or digit";
 
   Class<?>[] groups() default {};
 

@@ -20,9 +20,9 @@ public class RepeatingIntervalValidator implements ConstraintValidator<Repeating
       Violations.report(context, e.getMessage());
       return false;
     }
-    String tooShort = IntervalValidator.tooShort(repeat.period());
-    if (tooShort != null) {
-      Violations.report(context, "period " + tooShort);
+    String outOfRange = IntervalValidator.outOfRange(repeat.period());
+    if (outOfRange != null) {
+      Violations.report(context, "period " + outOfRange);
       return false;
     }
     Instant now = context.getClockProvider().getClock().instant();

@@ -1,0 +1,104 @@
+package io.belfry.cluster;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The cluster under test: real WildFly processes started, stopped and killed through the same
+ * {@code server-config/cluster} script an operator uses. Where the nodes live, their ports and the
+ * first admin come from failsafe's environment (see this module's pom).
+ */
+final class ClusterNodes implements AutoCloseable {
+
+  static final String ADMIN = "it-admin";
+  static final String ADMIN_PASSWORD = "it-admin-password";
+
+  private final Path script;
+  private final int size;
+  private final int baseOffset;
+
+  ClusterNodes(int size) {
+    this.size = size;
+    Path root = Path.of("").toAbsolutePath();
+    while (!Files.exists(root.resolve("server-config/cluster"))) {
+      root = root.getParent();
+    }
+    script = root.resolve("server-config/cluster");
+    baseOffset = Integer.parseInt(System.getenv().getOrDefault("BELFRY_CLUSTER_OFFSET", "0"));
+  }
+
+  int size() {
+    return size;
+  }
+
+  /** Deletes every node's data and the audit, then starts all nodes and waits for each. */
+  ClusterNodes startClean() {
+    run("clean");
+    run("start", String.valueOf(size));
+    return this;
+  }
+
+  /** Starts node {@code n} (1-based) if it is not running, and waits until it is healthy. */
+  void start(int n) {
+    run("start-node", String.valueOf(n));
+  }
+
+  /** Starts every node that is not running, in parallel, and waits for all of them. */
+  void startAll() {
+    run("start", String.valueOf(size));
+  }
+
+  void stop(int n) {
+    run("stop", String.valueOf(n));
+  }
+
+  void kill(int n) {
+    run("kill", String.valueOf(n));
+  }
+
+  void killAll() {
+    for (int n = 1; n <= size; n++) {
+      kill(n);
+    }
+  }
+
+  String name(int n) {
+    return "node" + n;
+  }
+
+  Api api(int n) {
+    return new Api(consoleUrl(n) + "api/v1");
+  }
+
+  /** The application's root on node {@code n}, ending with a slash. */
+  String consoleUrl(int n) {
+    return "http://127.0.0.1:" + (8080 + baseOffset + 100 * (n - 1)) + "/belfry/";
+  }
+
+  @Override
+  public void close() {
+    run("stop");
+  }
+
+  private void run(String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(script.toString());
+    command.addAll(List.of(args));
+    try {
+      Process process = new ProcessBuilder(command).inheritIO().start();
+      if (!process.waitFor(10, TimeUnit.MINUTES) || process.exitValue() != 0) {
+        process.destroyForcibly();
+        throw new IllegalStateException(String.join(" ", command) + " failed");
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException(String.join(" ", command) + " did not run", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+}

@@ -1,0 +1,257 @@
+package io.belfry.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.belfry.cluster.Api.AuditRecord;
+import io.belfry.web.console.Browser;
+import java.net.URL;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * Three real WildFly nodes on loopback (server-config/cluster), one shared H2 audit database: a
+ * node killed with {@code kill -9} while it owns due reminders, a graceful leave and join under a
+ * steady stream of due reminders, the whole cluster killed and restarted. What "fired" means here
+ * is what the audit table says: one FIRED record per occurrence, with its node and lateness.
+ */
+@Tag("cluster")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class FailoverClusterIT {
+
+  private final ClusterNodes cluster = new ClusterNodes(3);
+
+  @BeforeAll
+  void startCluster() throws Exception {
+    cluster.startClean();
+    Fires.report(
+        String.format(
+            "%n# Cluster figures, %s (3 nodes, one 2-core machine)%n%n"
+                + "| case | fires | p50 ms | p99 ms | max ms |%n|---|---|---|---|---|%n",
+            Instant.now()));
+  }
+
+  @AfterAll
+  void stopCluster() {
+    cluster.close();
+  }
+
+  @BeforeEach
+  void everyNodeUp() {
+    cluster.startAll();
+  }
+
+  @Test
+  @Order(1)
+  void ownerKilled_survivorsFireItsDueRemindersExactlyOnce() throws Exception {
+    Instant since = Instant.now();
+    String run = "failover-" + since.toEpochMilli();
+    Instant due = since.plusSeconds(20);
+    List<String> keys = keys(run, 150);
+    Parallel.forEach(
+        keys.size(), i -> cluster.api(1 + i % 3).set(keys.get(i), "{\"fireAt\": \"" + due + "\"}"));
+    Map<String, String> owners = owners(keys);
+    assertThat(Instant.now()).as("set up before the kill").isBefore(due.minusSeconds(2));
+    int victim = 2;
+    List<String> victims =
+        keys.stream().filter(k -> owners.get(k).equals(cluster.name(victim))).toList();
+    assertThat(victims).as("node2 owns some of them").isNotEmpty();
+
+    sleepUntil(due.minusSeconds(1));
+    cluster.kill(victim);
+
+    Fires.await(cluster.api(1), since, keys, due.plusSeconds(60));
+    Thread.sleep(3_000); // for a late duplicate to show
+    Map<String, List<AuditRecord>> fired = Fires.byKey(cluster.api(1), since, keys);
+    assertThat(fired.keySet()).as("every reminder fired").containsExactlyInAnyOrderElementsOf(keys);
+    assertThat(fired).allSatisfy((key, fires) -> assertThat(fires).as(key).hasSize(1));
+    assertThat(fired.values().stream().flatMap(List::stream).map(AuditRecord::node))
+        .as("nothing fired by the killed node")
+        .doesNotContain(cluster.name(victim));
+    Fires.report(
+        Fires.latenessRow(
+            "kill -9 of the owner 1 s before due: its reminders",
+            victims.stream().map(k -> fired.get(k).get(0)).toList()));
+    Fires.report(
+        Fires.latenessRow(
+            "same run, the survivors' own reminders",
+            keys.stream()
+                .filter(k -> !victims.contains(k))
+                .map(k -> fired.get(k).get(0))
+                .toList()));
+  }
+
+  @Test
+  @Order(2)
+  void gracefulLeaveAndJoin_underSteadyFires_noDuplicateNoMiss() throws Exception {
+    Instant since = Instant.now();
+    String run = "handoff-" + since.toEpochMilli();
+    Instant first = since.plusSeconds(30);
+    List<String> keys = keys(run, 300);
+    // one every 100 ms for 30 s
+    Parallel.forEach(
+        keys.size(),
+        i ->
+            cluster
+                .api(1 + i % 2)
+                .set(keys.get(i), "{\"fireAt\": \"" + first.plusMillis(100L * i) + "\"}"));
+    Map<String, String> owners = owners(keys);
+    assertThat(Instant.now()).as("set up before the first is due").isBefore(first);
+    int leaver = 3;
+
+    sleepUntil(first.plusSeconds(3));
+    cluster.stop(leaver);
+    Instant left = Instant.now();
+    cluster.start(leaver);
+    Instant rejoined = Instant.now();
+
+    Fires.await(cluster.api(1), since, keys, first.plusSeconds(90));
+    Thread.sleep(3_000); // for a late duplicate to show
+    Map<String, List<AuditRecord>> fired = Fires.byKey(cluster.api(1), since, keys);
+    assertThat(fired.keySet()).as("every reminder fired").containsExactlyInAnyOrderElementsOf(keys);
+    assertThat(fired).allSatisfy((key, fires) -> assertThat(fires).as(key).hasSize(1));
+    List<AuditRecord> leaversDuringAbsence =
+        keys.stream()
+            .filter(k -> owners.get(k).equals(cluster.name(leaver)))
+            .map(k -> fired.get(k).get(0))
+            .toList();
+    Fires.report(
+        Fires.latenessRow(
+            "graceful leave and rejoin of node3 (left at "
+                + left
+                + ", back at "
+                + rejoined
+                + "): reminders node3 owned when they were set",
+            leaversDuringAbsence));
+    Fires.report(
+        Fires.latenessRow(
+            "same run, all 300", keys.stream().map(k -> fired.get(k).get(0)).toList()));
+  }
+
+  @Test
+  @Order(3)
+  void wholeClusterKilledAndRestarted_pendingFireOnce_firedAndCancelledNeverAgain()
+      throws Exception {
+    Instant since = Instant.now();
+    String run = "restart-" + since.toEpochMilli();
+    List<String> pending = keys(run + "-pending", 60);
+    List<String> alreadyFired = keys(run + "-fired", 30);
+    List<String> cancelled = keys(run + "-cancelled", 30);
+    Instant pendingDue = Instant.now().plusSeconds(12);
+    Parallel.forEach(
+        pending.size(),
+        i -> cluster.api(1 + i % 3).set(pending.get(i), "{\"fireAt\": \"" + pendingDue + "\"}"));
+    Parallel.forEach(
+        alreadyFired.size(),
+        i -> cluster.api(1 + i % 3).set(alreadyFired.get(i), "{\"delay\": \"PT1S\"}"));
+    Parallel.forEach(
+        cancelled.size(),
+        i -> {
+          cluster.api(1 + i % 3).set(cancelled.get(i), "{\"delay\": \"PT20S\"}");
+          assertThat(cluster.api(1 + (i + 1) % 3).cancel(cancelled.get(i))).isTrue();
+        });
+    Map<String, List<AuditRecord>> firedBefore =
+        Fires.await(cluster.api(1), since, alreadyFired, Instant.now().plusSeconds(30));
+    assertThat(firedBefore).hasSize(alreadyFired.size());
+
+    Instant killed = Instant.now();
+    assertThat(killed).as("killed before the pending ones are due").isBefore(pendingDue);
+    cluster.killAll();
+    cluster.startAll();
+    Instant restarted = Instant.now();
+
+    List<String> all = new ArrayList<>(pending);
+    all.addAll(alreadyFired);
+    all.addAll(cancelled);
+    Fires.await(cluster.api(1), since, pending, Instant.now().plusSeconds(60));
+    Thread.sleep(5_000);
+    Map<String, List<AuditRecord>> fired = Fires.byKey(cluster.api(1), since, all);
+    assertThat(pending)
+        .as("every pending reminder fired")
+        .allSatisfy(k -> assertThat(fired).containsKey(k));
+    assertThat(fired)
+        .as("no occurrence fired twice, before or after the restart")
+        .allSatisfy((key, fires) -> assertThat(fires).as(key).hasSize(1));
+    assertThat(cancelled).as("no cancelled one fired").noneMatch(fired::containsKey);
+    Fires.report(
+        Fires.latenessRow(
+            "whole cluster kill -9 at "
+                + killed
+                + ", all healthy again at "
+                + restarted
+                + ": reminders due at "
+                + pendingDue
+                + ", during the outage",
+            pending.stream().map(k -> fired.get(k).get(0)).toList()));
+  }
+
+  @Test
+  @Order(4)
+  void console_clusterViewFollowsALeaveAndAJoinWithoutReload() throws Exception {
+    Assumptions.assumeTrue(
+        Browser.available(), "needs Debian's chromium and chromium-driver; .ci/run installs them");
+    try (Browser browser = new Browser(new URL(cluster.consoleUrl(1)))) {
+      browser.login(ClusterNodes.ADMIN, ClusterNodes.ADMIN_PASSWORD);
+      browser.open("cluster");
+      browser.awaitText("3 node(s)");
+      assertThat(ownersShown(browser)).containsExactlyInAnyOrder("node1", "node2", "node3");
+      browser.screenshot("cluster-three-nodes");
+
+      cluster.stop(3);
+      browser.awaitText("2 node(s)");
+      new WebDriverWait(browser.driver, Browser.WAIT)
+          .until(d -> !ownersShown(browser).contains("node3"));
+      browser.screenshot("cluster-node3-left");
+
+      cluster.start(3);
+      browser.awaitText("3 node(s)");
+      new WebDriverWait(browser.driver, Browser.WAIT)
+          .until(d -> ownersShown(browser).contains("node3"));
+      browser.screenshot("cluster-node3-back");
+    }
+  }
+
+  /** The distinct owners of the 256 segments in the strip, as the page shows them now. */
+  @SuppressWarnings("unchecked")
+  private static java.util.Set<String> ownersShown(Browser browser) {
+    return new java.util.HashSet<>(
+        (List<String>)
+            browser.js(
+                "return Array.from(document.querySelectorAll('#segments > div'))"
+                    + ".map(d => d.getAttribute('data-owner'))"));
+  }
+
+  private Map<String, String> owners(List<String> keys) throws Exception {
+    Map<String, String> owners = new java.util.concurrent.ConcurrentHashMap<>();
+    Parallel.forEach(keys.size(), i -> owners.put(keys.get(i), cluster.api(1).owner(keys.get(i))));
+    return owners;
+  }
+
+  private static List<String> keys(String run, int count) {
+    List<String> keys = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      keys.add(run + "-" + i);
+    }
+    return keys;
+  }
+
+  private static void sleepUntil(Instant when) throws InterruptedException {
+    long millis = when.toEpochMilli() - System.currentTimeMillis();
+    if (millis > 0) {
+      Thread.sleep(millis);
+    }
+  }
+}

@@ -1,0 +1,131 @@
+package io.belfry.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.belfry.cluster.Api.AuditRecord;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * A real partition (iptables between the nodes' JGroups addresses) of a three-node cluster into a
+ * majority {node1, node2} and a minority {node3}, then healed. The cache runs DENY_READ_WRITES: the
+ * majority keeps firing and accepting changes, the minority refuses writes and fires nothing; after
+ * the merge Belfry reconciles the replicas with its version rule.
+ */
+@Tag("cluster")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class PartitionClusterIT {
+
+  private final ClusterNodes cluster = new ClusterNodes(3);
+
+  @BeforeAll
+  void startCluster() {
+    Assumptions.assumeTrue(
+        Partition.available(),
+        "the partition test needs root and iptables (apt-get install -y iptables); .ci/run"
+            + " installs it");
+    cluster.startClean();
+  }
+
+  @AfterAll
+  void stopCluster() {
+    cluster.close();
+  }
+
+  @Test
+  void minorityIsolated_majorityFiresOnce_minorityRefusesWrites_replicasConvergeAfterHeal()
+      throws Exception {
+    Instant since = Instant.now();
+    String run = "partition-" + since.toEpochMilli();
+    String cancelled = run + "-cancelled";
+    String replaced = run + "-replaced";
+    cluster.api(1).set(cancelled, "{\"delay\": \"PT1H\"}");
+    cluster.api(1).set(replaced, "{\"delay\": \"PT1H\"}");
+    Instant firstDue = since.plusSeconds(25);
+    List<String> due = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      String key = run + "-due-" + i;
+      cluster.api(1 + i % 3).set(key, "{\"fireAt\": \"" + firstDue.plusMillis(300L * i) + "\"}");
+      due.add(key);
+    }
+
+    long replacedVersion;
+    try (Partition partition = new Partition()) {
+      partition.isolate(3, 3);
+      await("node3 sees itself alone", () -> cluster.api(3).members().size() == 1);
+      await("node1 sees two members", () -> cluster.api(1).members().size() == 2);
+
+      // the majority changes things; the minority cannot
+      assertThat(cluster.api(2).cancel(cancelled)).isTrue();
+      replacedVersion = cluster.api(1).set(replaced, "{\"delay\": \"PT2H\"}");
+      int minorityWrite = cluster.api(3).trySet(run + "-minority", "{\"delay\": \"PT1H\"}");
+      assertThat(minorityWrite)
+          .as("a write to the minority is refused, not acknowledged")
+          .isNotIn(200, 201);
+
+      // every due reminder falls due during the partition
+      Thread.sleep(
+          Math.max(0, Duration.between(Instant.now(), firstDue.plusSeconds(15)).toMillis()));
+      partition.heal();
+    }
+    await("node3 back in a view of three", () -> cluster.api(3).members().size() == 3);
+    await(
+        "node3's replica reconciled",
+        () ->
+            cluster.api(3).version(cancelled) == -1
+                && cluster.api(3).version(replaced) == replacedVersion);
+
+    for (int node = 1; node <= 3; node++) {
+      assertThat(cluster.api(node).version(cancelled))
+          .as("node%d: cancelled stays cancelled", node)
+          .isEqualTo(-1);
+      assertThat(cluster.api(node).version(replaced))
+          .as("node%d: the replacement", node)
+          .isEqualTo(replacedVersion);
+      assertThat(cluster.api(node).version(run + "-minority"))
+          .as("node%d: the refused write", node)
+          .isEqualTo(-1);
+    }
+    Fires.await(cluster.api(1), since, due, Instant.now().plusSeconds(30));
+    Thread.sleep(3_000);
+    Map<String, List<AuditRecord>> fired = Fires.byKey(cluster.api(1), since, due);
+    assertThat(fired.keySet())
+        .as("every due reminder fired")
+        .containsExactlyInAnyOrderElementsOf(due);
+    assertThat(fired).allSatisfy((key, fires) -> assertThat(fires).as(key).hasSize(1));
+    assertThat(fired.values().stream().flatMap(List::stream).map(AuditRecord::node))
+        .as("the minority fired nothing")
+        .doesNotContain(cluster.name(3));
+    Fires.report(
+        Fires.latenessRow(
+            "partition {node1,node2} | {node3}: reminders due during it",
+            due.stream().map(k -> fired.get(k).get(0)).toList()));
+  }
+
+  private static void await(String what, Callable<Boolean> condition) throws Exception {
+    Instant deadline = Instant.now().plusSeconds(90);
+    while (true) {
+      try {
+        if (condition.call()) {
+          return;
+        }
+      } catch (Exception e) {
+        // a node answering errors while it changes views: ask again
+      }
+      if (Instant.now().isAfter(deadline)) {
+        throw new AssertionError("timed out waiting until " + what);
+      }
+      Thread.sleep(500);
+    }
+  }
+}

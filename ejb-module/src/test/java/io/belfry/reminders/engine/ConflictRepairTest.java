@@ -1,0 +1,91 @@
+package io.belfry.reminders.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.belfry.reminders.model.ReminderCodec;
+import io.belfry.reminders.model.ReminderId;
+import io.belfry.reminders.model.ReminderRecord;
+import io.belfry.reminders.model.ReminderState;
+import io.belfry.reminders.placement.ConflictRepair;
+import io.belfry.reminders.store.CacheValues;
+import io.belfry.reminders.store.VersionMergeTest;
+import java.nio.file.Path;
+import org.infinispan.Cache;
+import org.infinispan.context.Flag;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Replicas made to disagree on three embedded members (writes applied to one replica only, as a
+ * partition or a file store that lost writes would leave them), then reconciled by {@link
+ * ConflictRepair} with Belfry's version rule: every member ends with the same, winning entry.
+ */
+class ConflictRepairTest {
+
+  private TestCluster cluster;
+
+  @BeforeEach
+  void start(@TempDir Path dir) {
+    cluster = new TestCluster(dir).start();
+  }
+
+  @AfterEach
+  void stop() {
+    cluster.close();
+  }
+
+  @Test
+  void repair_everyReplicaConvergesOnTheHigherVersionAndTombstonesWinTies() {
+    ReminderId newer = ReminderId.of("repair", "newer");
+    ReminderId cancelled = ReminderId.of("repair", "cancelled");
+    ReminderId onlyOne = ReminderId.of("repair", "only-on-one");
+    put(cluster.cache(0), VersionMergeTest.live(newer, 10));
+    put(cluster.cache(0), VersionMergeTest.live(cancelled, 20));
+
+    // one replica each learns something the others never see
+    ReminderRecord replaced = VersionMergeTest.live(newer, 11);
+    putLocally(cluster.cache(1), replaced);
+    ReminderRecord tombstone =
+        VersionMergeTest.live(cancelled, 20).tombstone(ReminderState.CANCELLED, 1_000);
+    putLocally(cluster.cache(2), tombstone);
+    ReminderRecord lonely = VersionMergeTest.live(onlyOne, 30);
+    putLocally(cluster.cache(2), lonely);
+    assertThat(localValue(cluster.cache(0), newer)).isNotEqualTo(encoded(replaced));
+
+    assertThat(new ConflictRepair(cluster.cache(0), Runnable::run).repair()).isTrue();
+
+    for (int node = 0; node < 3; node++) {
+      Cache<String, String> cache = cluster.cache(node);
+      assertThat(localValue(cache, newer))
+          .as("node %d: the higher version", node)
+          .isEqualTo(encoded(replaced));
+      assertThat(localValue(cache, cancelled))
+          .as("node %d: the tombstone of the same version", node)
+          .isEqualTo(encoded(tombstone));
+      assertThat(localValue(cache, onlyOne))
+          .as("node %d: an entry one replica lacked is kept, not dropped", node)
+          .isEqualTo(encoded(lonely));
+    }
+  }
+
+  private static void put(Cache<String, String> cache, ReminderRecord record) {
+    cache.put(record.id().cacheKey(), encoded(record));
+  }
+
+  private static void putLocally(Cache<String, String> cache, ReminderRecord record) {
+    cache
+        .getAdvancedCache()
+        .withFlags(Flag.CACHE_MODE_LOCAL)
+        .put(record.id().cacheKey(), encoded(record));
+  }
+
+  private static String localValue(Cache<String, String> cache, ReminderId id) {
+    return cache.getAdvancedCache().withFlags(Flag.CACHE_MODE_LOCAL).get(id.cacheKey());
+  }
+
+  private static String encoded(ReminderRecord record) {
+    return CacheValues.toCache(ReminderCodec.encode(record));
+  }
+}

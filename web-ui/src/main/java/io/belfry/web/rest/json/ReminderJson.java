@@ -1,0 +1,109 @@
+package io.belfry.web.rest.json;
+
+import io.belfry.reminders.api.Reminder;
+import io.belfry.reminders.api.ReminderPage;
+import io.belfry.reminders.api.ReminderRequest;
+import io.belfry.reminders.api.Schedule;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonException;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import java.io.ByteArrayInputStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+
+/**
+ * A {@link Reminder} as the API shows it. {@code schedule} is the schedule in normal form ({@code
+ * once}, {@code every PT15M}, {@code cron 0 9 * * MON-FRI Europe/Paris}, or the repeating
+ * interval), and the field that set it ({@code every}, {@code cron} + {@code zone}, {@code repeat})
+ * is repeated so that a client can send the representation back. A JSON payload is embedded as
+ * JSON; any other payload (set through the Java API) as base64 text, with its {@code contentType}.
+ */
+public final class ReminderJson {
+
+  private ReminderJson() {}
+
+  public static JsonObject of(Reminder r) {
+    JsonObjectBuilder json =
+        Json.createObjectBuilder()
+            .add("namespace", r.namespace())
+            .add("key", r.key())
+            .add("version", r.version())
+            .add("state", r.state().name());
+    instant(json, "nextFireAt", r.nextFireAt());
+    json.add("schedule", r.scheduleText());
+    Schedule schedule = r.schedule();
+    if (schedule instanceof Schedule.Every every) {
+      json.add("every", every.interval().toString());
+    } else if (schedule instanceof Schedule.Cron cron) {
+      json.add("cron", cron.expression()).add("zone", cron.zone().getId());
+    } else if (schedule instanceof Schedule.Repeat repeat) {
+      json.add("repeat", repeat.text());
+    }
+    instant(json, "until", r.until());
+    if (r.maxOccurrences() == null) {
+      json.addNull("maxOccurrences");
+    } else {
+      json.add("maxOccurrences", r.maxOccurrences());
+    }
+    json.add("occurrence", r.occurrence()).add("misfire", r.misfire().name());
+    duration(json, "deadline", r.deadline());
+    json.add("delivery", r.delivery().name());
+    payload(json, r);
+    instant(json, "createdAt", r.createdAt());
+    instant(json, "updatedAt", r.updatedAt());
+    return json.build();
+  }
+
+  public static JsonObject page(ReminderPage page) {
+    JsonArrayBuilder items = Json.createArrayBuilder();
+    page.items().forEach(r -> items.add(of(r)));
+    JsonObjectBuilder json = Json.createObjectBuilder().add("items", items);
+    if (page.next() == null) {
+      json.addNull("next");
+    } else {
+      json.add("next", page.next());
+    }
+    return json.build();
+  }
+
+  private static void payload(JsonObjectBuilder json, Reminder r) {
+    byte[] payload = r.payload();
+    if (r.contentType() == null) {
+      json.addNull("contentType");
+    } else {
+      json.add("contentType", r.contentType());
+    }
+    if (payload.length == 0) {
+      json.addNull("payload");
+      return;
+    }
+    if (ReminderRequest.isJsonContentType(r.contentType())) {
+      try (var reader = Json.createReader(new ByteArrayInputStream(payload))) {
+        json.add("payload", reader.readValue());
+        return;
+      } catch (JsonException notJson) {
+        // stored through the Java API with a JSON type but not JSON: show its bytes instead
+      }
+    }
+    json.add("payload", Base64.getEncoder().encodeToString(payload));
+  }
+
+  static void instant(JsonObjectBuilder json, String name, Instant value) {
+    if (value == null) {
+      json.addNull(name);
+    } else {
+      json.add(name, value.toString());
+    }
+  }
+
+  private static void duration(JsonObjectBuilder json, String name, Duration value) {
+    if (value == null) {
+      json.addNull(name);
+    } else {
+      json.add(name, value.toString());
+    }
+  }
+}

@@ -1,0 +1,78 @@
+package io.belfry.web.rest.json;
+
+import io.belfry.reminders.api.InvalidReminderException;
+import io.belfry.web.rest.problem.PayloadTooLargeException;
+import jakarta.json.Json;
+import jakarta.json.JsonException;
+import jakarta.json.JsonObject;
+import jakarta.json.stream.JsonLocation;
+import jakarta.json.stream.JsonParser;
+import jakarta.json.stream.JsonParsingException;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+
+/** Reads a request body as a JSON object, refusing to buffer more than a limit. */
+public final class RequestBody {
+
+  /** The largest body the API reads: well above the largest payload, even escaped. */
+  public static final int MAX_BYTES = 1024 * 1024;
+
+  private RequestBody() {}
+
+  /**
+   * @throws PayloadTooLargeException past {@link #MAX_BYTES}; nothing more is read
+   */
+  public static byte[] read(InputStream in) throws IOException {
+    if (in == null) {
+      return new byte[0];
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    byte[] buffer = new byte[8192];
+    int n;
+    while ((n = in.read(buffer)) != -1) {
+      if (out.size() + n > MAX_BYTES) {
+        throw new PayloadTooLargeException(MAX_BYTES);
+      }
+      out.write(buffer, 0, n);
+    }
+    return out.toByteArray();
+  }
+
+  /**
+   * The body as a JSON object.
+   *
+   * @throws PayloadTooLargeException past {@link #MAX_BYTES}
+   * @throws InvalidReminderException if it is empty, not JSON, or not an object
+   */
+  public static JsonObject jsonObject(InputStream in) throws IOException {
+    byte[] body = read(in);
+    if (body.length == 0) {
+      throw InvalidReminderException.of("", "a JSON object body is required");
+    }
+    try (JsonParser parser = Json.createParser(new ByteArrayInputStream(body))) {
+      if (!parser.hasNext() || parser.next() != JsonParser.Event.START_OBJECT) {
+        throw InvalidReminderException.of("", "the body must be a JSON object");
+      }
+      JsonObject object = parser.getObject();
+      if (parser.hasNext()) {
+        // a reader would stop after the object and ignore the rest: "{...}}" is not JSON
+        throw InvalidReminderException.of("", "malformed JSON: text after the object");
+      }
+      return object;
+    } catch (JsonParsingException e) {
+      JsonLocation at = e.getLocation();
+      throw InvalidReminderException.of(
+          "",
+          at == null
+              ? "malformed JSON"
+              : "malformed JSON at line "
+                  + at.getLineNumber()
+                  + ", column "
+                  + at.getColumnNumber());
+    } catch (JsonException e) {
+      throw InvalidReminderException.of("", "malformed JSON");
+    }
+  }
+}

@@ -1,0 +1,42 @@
+package io.belfry.web.security;
+
+import jakarta.validation.constraints.NotEmpty;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import java.util.Set;
+
+/**
+ * A user to create or update, as the API and the console take it; Bean Validation checks it.
+ *
+ * @param name 1–128 characters of {@code A-Z a-z 0-9 . _ @ -}
+ * @param password 12–128 characters
+ * @param roles one or both of {@link Roles#VIEWER} and {@link Roles#ADMIN}
+ */
+public record UserAccount(
+    @NotNull(message = "is required")
+        @Pattern(
+            regexp = "[A-Za-z0-9._@-]{1,128}",
+            message = "must be 1 to 128 characters of A-Z a-z 0-9 . _ @ -")
+        String name,
+    @NotNull(message = "is required")
+        @Size(min = 12, max = 128, message = "must be 12 to 128 characters")
+        String password,
+    @NotEmpty(message = "must name at least one role")
+        Set<
+                @NotNull(message = "must not be null")
+                @Pattern(
+                    regexp = Roles.VIEWER + "|" + Roles.ADMIN,
+                    message = "must be " + Roles.VIEWER + " or " + Roles.ADMIN)
+                String>
+            roles) {
+
+  public UserAccount {
+    roles = roles == null ? null : Set.copyOf(roles);
+  }
+
+  @Override
+  public String toString() {
+    return "UserAccount[name=" + name + ", roles=" + roles + "]";
+  }
+}

@@ -1,0 +1,100 @@
+package io.belfry.web.security;
+
+import io.belfry.reminders.api.InvalidReminderException;
+import io.belfry.web.rest.json.RequestBody;
+import io.belfry.web.rest.problem.Problem;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.io.InputStream;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * {@code /users}, admins only: list users, create or replace one ({@code {"password": …, "roles":
+ * [...]}}), remove one. Passwords are stored as bcrypt hashes and never shown.
+ */
+@Path("users")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+public class UserResource {
+
+  @Inject UserDirectory users;
+
+  @GET
+  public String list() throws Exception {
+    JsonArrayBuilder items = Json.createArrayBuilder();
+    for (UserDirectory.User user : users.list()) {
+      items.add(
+          Json.createObjectBuilder()
+              .add("name", user.name())
+              .add("roles", Json.createArrayBuilder(user.roles())));
+    }
+    return Json.createObjectBuilder().add("items", items).build().toString();
+  }
+
+  @PUT
+  @Path("{name}")
+  @Consumes(MediaType.APPLICATION_JSON)
+  public Response save(@PathParam("name") String name, InputStream body) throws Exception {
+    JsonObject json = RequestBody.jsonObject(body);
+    for (String field : json.keySet()) {
+      if (!field.equals("password") && !field.equals("roles")) {
+        throw InvalidReminderException.of(field, "is not a known field");
+      }
+    }
+    String password = null;
+    JsonValue given = json.get("password");
+    if (given instanceof JsonString text) {
+      password = text.getString();
+    } else if (given != null && given.getValueType() != JsonValue.ValueType.NULL) {
+      throw InvalidReminderException.of("password", "must be a string");
+    }
+    Set<String> roles = null;
+    JsonValue list = json.get("roles");
+    if (list != null && list.getValueType() == JsonValue.ValueType.ARRAY) {
+      roles = new HashSet<>();
+      for (JsonValue role : list.asJsonArray()) {
+        if (!(role instanceof JsonString text)) {
+          throw InvalidReminderException.of("roles", "must be an array of role names");
+        }
+        roles.add(text.getString());
+      }
+    } else if (list != null && list.getValueType() != JsonValue.ValueType.NULL) {
+      throw InvalidReminderException.of("roles", "must be an array of role names");
+    }
+    boolean created = users.save(new UserAccount(name, password, roles));
+    return Response.status(created ? Response.Status.CREATED : Response.Status.OK)
+        .entity(
+            Json.createObjectBuilder()
+                .add("name", name)
+                .add("roles", Json.createArrayBuilder(roles))
+                .build()
+                .toString())
+        .build();
+  }
+
+  @DELETE
+  @Path("{name}")
+  public Response remove(@PathParam("name") String name) throws Exception {
+    if (!users.remove(name)) {
+      return Problem.of(
+              "user-not-found", "No such user", Response.Status.NOT_FOUND, "No user " + name)
+          .toResponse();
+    }
+    return Response.noContent().build();
+  }
+}

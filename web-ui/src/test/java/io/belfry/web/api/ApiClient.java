@@ -1,0 +1,149 @@
+package io.belfry.web.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonValue;
+import java.io.IOException;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.URL;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+
+/**
+ * The REST API over real HTTP, as a client sees it: one method per request shape, answers with
+ * status, content type and body. {@link #as} picks the user (or none).
+ */
+final class ApiClient {
+
+  /** The test servers' first admin (failsafe's BELFRY_ADMIN_USER / BELFRY_ADMIN_PASSWORD). */
+  static final Credentials ADMIN = new Credentials("it-admin", "it-admin-password");
+
+  static final Credentials VIEWER = new Credentials("it-viewer", "it-viewer-password");
+
+  static final Credentials ANONYMOUS = null;
+
+  record Credentials(String user, String password) {
+    String header() {
+      return "Basic "
+          + Base64.getEncoder()
+              .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    }
+  }
+
+  record Answer(int status, String contentType, String body) {
+
+    JsonObject json() {
+      try (JsonReader reader = Json.createReader(new StringReader(body))) {
+        return reader.readObject();
+      }
+    }
+
+    /** Asserts an RFC 9457 problem of this answer's status, and returns it. */
+    JsonObject problem() {
+      assertThat(contentType).as("content type of %s", body).startsWith("application/problem+json");
+      JsonObject problem = json();
+      assertThat(problem.getString("type")).isNotBlank();
+      assertThat(problem.getString("title")).isNotBlank();
+      assertThat(problem.getInt("status")).isEqualTo(status);
+      assertThat(problem.getString("detail")).isNotBlank();
+      return problem;
+    }
+
+    /** The fields the problem's violations name. */
+    java.util.List<String> violationFields() {
+      return problem().getJsonArray("violations").stream()
+          .map(JsonValue::asJsonObject)
+          .map(v -> v.getString("field"))
+          .toList();
+    }
+  }
+
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+  private final String api;
+  private final Credentials credentials;
+
+  ApiClient(URL base) {
+    this(base.toString() + "api/v1", ADMIN);
+  }
+
+  private ApiClient(String api, Credentials credentials) {
+    this.api = api;
+    this.credentials = credentials;
+  }
+
+  ApiClient as(Credentials who) {
+    return new ApiClient(api, who);
+  }
+
+  /** A path segment, percent-encoded (spaces as %20, slashes kept encoded). */
+  static String segment(String text) {
+    return URLEncoder.encode(text, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
+  Answer get(String path) {
+    return send("GET", path, (String) null, null);
+  }
+
+  Answer delete(String path) {
+    return send("DELETE", path, (String) null, null);
+  }
+
+  Answer put(String path, String json) {
+    return send("PUT", path, json, "application/json");
+  }
+
+  Answer send(String method, String path, String body, String contentType) {
+    return send(
+        method, path, body == null ? null : body.getBytes(StandardCharsets.UTF_8), contentType);
+  }
+
+  Answer send(String method, String path, byte[] body, String contentType) {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(api + path))
+            .timeout(Duration.ofSeconds(60))
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofByteArray(body));
+    if (contentType != null) {
+      request.header("Content-Type", contentType);
+    }
+    if (credentials != null) {
+      request.header("Authorization", credentials.header());
+    }
+    try {
+      HttpResponse<String> response =
+          http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+      return new Answer(
+          response.statusCode(),
+          response.headers().firstValue("Content-Type").orElse(""),
+          response.body());
+    } catch (IOException e) {
+      throw new IllegalStateException(method + " " + path + " failed", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Creates or updates the viewer test user (as admin). */
+  void ensureViewer() {
+    Answer answer =
+        as(ADMIN)
+            .put(
+                "/users/" + VIEWER.user(),
+                "{\"password\": \"" + VIEWER.password() + "\", \"roles\": [\"belfry-viewer\"]}");
+    assertThat(answer.status()).as(answer.body()).isIn(200, 201);
+  }
+}

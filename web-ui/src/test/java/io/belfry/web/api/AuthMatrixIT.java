@@ -1,0 +1,105 @@
+package io.belfry.web.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.belfry.web.api.ApiClient.Answer;
+import io.belfry.web.api.ApiClient.Credentials;
+import io.belfry.web.foundation.Deployments;
+import java.net.URL;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Every endpoint × {anonymous, viewer, admin, wrong password}: anonymous and wrong passwords get
+ * {@code 401} (health excepted), viewers read but change nothing ({@code 403}), admins do
+ * everything. Every refusal has a problem body. This also proves the WAR's security domain exists:
+ * a missing one would leave every URL open.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class AuthMatrixIT {
+
+  private static final Credentials WRONG_PASSWORD = new Credentials("it-admin", "not-the-password");
+
+  @Deployment(testable = false)
+  static WebArchive deployment() {
+    return Deployments.belfryWar();
+  }
+
+  @ArquillianResource URL base;
+
+  private record Call(
+      String method, String path, String body, boolean changes, boolean adminOnly) {}
+
+  @Test
+  void everyEndpoint_byRole() {
+    ApiClient api = new ApiClient(base);
+    api.ensureViewer();
+    String key = "auth-" + UUID.randomUUID();
+    String reminder = "/reminders/default/" + key;
+    String user = "/users/auth-user-" + UUID.randomUUID().toString().substring(0, 8);
+    String userBody = "{\"password\": \"a-long-enough-password\", \"roles\": [\"belfry-viewer\"]}";
+    List<Call> calls =
+        List.of(
+            new Call("PUT", reminder, "{\"delay\": \"PT1H\"}", true, false),
+            new Call("GET", reminder, null, false, false),
+            new Call("GET", "/reminders?namespace=default", null, false, false),
+            new Call("GET", "/audit?namespace=default", null, false, false),
+            new Call("GET", "/cluster", null, false, false),
+            new Call("DELETE", reminder, null, true, false),
+            new Call("GET", "/users", null, false, true),
+            new Call("PUT", user, userBody, true, true),
+            new Call("DELETE", user, null, true, true));
+
+    List<String> wrong = new ArrayList<>();
+    for (Call call : calls) {
+      // refusals first: they must change nothing, so the admin's call still finds its state
+      expect(wrong, call, api.as(ApiClient.ANONYMOUS), 401);
+      expect(wrong, call, api.as(WRONG_PASSWORD), 401);
+      expect(wrong, call, api.as(ApiClient.VIEWER), call.changes() || call.adminOnly() ? 403 : 200);
+      expect(
+          wrong,
+          call,
+          api.as(ApiClient.ADMIN),
+          call.method().equals("PUT") ? 201 : call.method().equals("DELETE") ? 204 : 200);
+    }
+    Answer health = api.as(ApiClient.ANONYMOUS).get("/health");
+    if (health.status() != 200) {
+      wrong.add("GET /health anonymous: " + health.status());
+    }
+    assertThat(wrong).isEmpty();
+  }
+
+  private static void expect(List<String> wrong, Call call, ApiClient client, int status) {
+    Answer answer =
+        client.send(
+            call.method(),
+            call.path(),
+            call.body(),
+            call.body() == null ? null : "application/json");
+    if (answer.status() != status) {
+      wrong.add(
+          call.method()
+              + " "
+              + call.path()
+              + " expected "
+              + status
+              + ", got "
+              + answer.status()
+              + " "
+              + answer.body());
+      return;
+    }
+    if (status >= 400) {
+      answer.problem();
+    }
+  }
+}
