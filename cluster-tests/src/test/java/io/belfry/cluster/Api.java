@@ -68,13 +68,18 @@ final class Api {
         json(response.body()).getJsonNumber("version").longValue(), response.statusCode() == 201);
   }
 
-  /** PUT a reminder; the status code, whatever it is (for writes that may be refused). */
-  int trySet(String key, String body) {
-    try {
-      return send("PUT", "/reminders/default/" + key, body).statusCode();
-    } catch (IOException e) {
-      return -1;
+  /** What a request answered, whatever it was (for requests that may be refused). */
+  record Answer(int status, String retryAfter, String problemType) {}
+
+  /** {@code method} on reminder {@code key}; the answer whatever it is, never an exception. */
+  Answer request(String method, String key, String body) throws IOException {
+    HttpResponse<String> response = send(method, "/reminders/default/" + key, body);
+    String type = null;
+    if (response.headers().firstValue("Content-Type").orElse("").contains("problem+json")) {
+      type = json(response.body()).getString("type", null);
     }
+    return new Answer(
+        response.statusCode(), response.headers().firstValue("Retry-After").orElse(null), type);
   }
 
   /** The version this node's replica holds for a live reminder; -1 when there is none (404). */
@@ -130,6 +135,14 @@ final class Api {
   }
 
   /** The members this node sees, from its health report. */
+  /** This node's health status and its cache's availability, e.g. {@code DOWN DEGRADED_MODE}. */
+  String health() throws IOException {
+    JsonObject health = json(send("GET", "/health", null).body());
+    return health.getString("status")
+        + " "
+        + health.getJsonObject("cache").getString("availability");
+  }
+
   List<String> members() throws IOException {
     HttpResponse<String> response = send("GET", "/health", null);
     return json(response.body()).getJsonArray("members").getValuesAs(JsonString.class).stream()

@@ -25,6 +25,10 @@ import java.util.Optional;
  *       replaced.
  *   <li><b>Cancel of a missing key fails loudly</b> with {@link ReminderNotFoundException}, so a
  *       caller learns when a reminder already fired or never existed.
+ *   <li><b>A node cut off from the majority refuses.</b> Every method that touches the store throws
+ *       {@link RemindersUnavailableException} when this node is in a minority partition, or when a
+ *       membership change does not settle within a few seconds (the engine waits that long first).
+ *       Nothing is acknowledged then; a change may or may not have been applied.
  * </ul>
  */
 public interface Reminders {

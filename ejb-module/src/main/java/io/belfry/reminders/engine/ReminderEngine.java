@@ -1,6 +1,7 @@
 package io.belfry.reminders.engine;
 
 import io.belfry.reminders.api.ReminderNotFoundException;
+import io.belfry.reminders.api.RemindersUnavailableException;
 import io.belfry.reminders.fire.Delivery;
 import io.belfry.reminders.fire.EngineListener;
 import io.belfry.reminders.fire.EngineSettings;
@@ -21,7 +22,9 @@ import io.belfry.reminders.schedule.Timeline;
 import io.belfry.reminders.store.InfinispanReminderStore;
 import io.belfry.reminders.store.KeyIndex;
 import io.belfry.reminders.store.ReminderStore;
+import io.belfry.reminders.store.StoreUnavailableException;
 import io.belfry.reminders.store.StoredReminder;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NavigableSet;
@@ -51,12 +54,22 @@ public final class ReminderEngine {
   /** A write loses a race only to another write; this many in a row means something is wrong. */
   private static final int MAX_WRITE_ATTEMPTS = 100;
 
+  /**
+   * Longer than a view change takes to reach every member (milliseconds) and than the failover
+   * after a crash (about a second), short enough for an HTTP client to wait.
+   */
+  public static final int DEFAULT_UNAVAILABLE_PATIENCE_SECONDS = 3;
+
+  private static final Duration DEFAULT_UNAVAILABLE_PATIENCE =
+      Duration.ofSeconds(DEFAULT_UNAVAILABLE_PATIENCE_SECONDS);
+
   private final ReminderStore store;
   private final ChangeFeed feed;
   private final HybridLogicalClock versions;
   private final Clock clock;
   private final EngineListener listener;
   private final Scheduler scheduler;
+  private final Duration unavailablePatience;
   private boolean started;
 
   /** The replica's keys in order while started; a listing before start builds its own. */
@@ -68,6 +81,7 @@ public final class ReminderEngine {
     this.clock = b.clock;
     this.versions = b.versions != null ? b.versions : new HybridLogicalClock(b.clock::millis);
     this.listener = b.listener;
+    this.unavailablePatience = b.unavailablePatience;
     this.scheduler =
         new Scheduler(
             b.store,
@@ -170,38 +184,61 @@ public final class ReminderEngine {
                             + spec.id().cacheKey()
                             + " would never fire: its end time or"
                             + " maximum count ends it before the first occurrence"));
+    UnavailableWait wait = new UnavailableWait(spec.id(), unavailablePatience);
+    SetResult unconfirmed = null;
     for (int attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-      Optional<StoredReminder> existing = store.get(spec.id());
-      long version = versions.mint();
-      if (existing.isPresent() && existing.get().record().version() >= version) {
-        // Written by a node whose clock is ahead: move past it and mint again.
-        versions.observe(existing.get().record().version());
-        continue;
+      try {
+        Optional<StoredReminder> existing = store.get(spec.id());
+        if (unconfirmed != null && isStored(existing, unconfirmed.record())) {
+          // the write that failed with an unknown outcome had been applied
+          return announced(unconfirmed);
+        }
+        long version = versions.mint();
+        if (existing.isPresent() && existing.get().record().version() >= version) {
+          // Written by a node whose clock is ahead: move past it and mint again.
+          versions.observe(existing.get().record().version());
+          continue;
+        }
+        Optional<ReminderRecord> live =
+            existing.map(StoredReminder::record).filter(r -> !r.isTombstone());
+        ReminderRecord record = record(spec, version, first, live, now);
+        unconfirmed = new SetResult(live.isEmpty(), record, live);
+        boolean written =
+            existing.isEmpty()
+                ? store.putIfAbsent(record).isEmpty()
+                : store.replace(existing.get(), record);
+        if (written) {
+          return announced(unconfirmed);
+        }
+        unconfirmed = null;
+      } catch (StoreUnavailableException e) {
+        wait.pauseAfter(e);
       }
-      Optional<ReminderRecord> live =
-          existing.map(StoredReminder::record).filter(r -> !r.isTombstone());
-      ReminderRecord record = record(spec, version, first, live, now);
-      boolean written =
-          existing.isEmpty()
-              ? store.putIfAbsent(record).isEmpty()
-              : store.replace(existing.get(), record);
-      if (!written) {
-        continue;
-      }
-      if (live.isPresent()) {
-        announce(() -> listener.replaced(live.get(), record));
-      } else {
-        announce(() -> listener.set(record));
-      }
-      return new SetResult(live.isEmpty(), record, live);
     }
     throw new IllegalStateException(
         "Could not set " + spec.id().cacheKey() + ": " + MAX_WRITE_ATTEMPTS + " lost races");
   }
 
+  private SetResult announced(SetResult result) {
+    if (result.replaced().isPresent()) {
+      announce(() -> listener.replaced(result.replaced().get(), result.record()));
+    } else {
+      announce(() -> listener.set(result.record()));
+    }
+    return result;
+  }
+
+  private static boolean isStored(Optional<StoredReminder> entry, ReminderRecord record) {
+    return entry.isPresent() && entry.get().record().equals(record);
+  }
+
   /** What is stored under {@code id}: the live version or its tombstone. */
   public Optional<ReminderRecord> get(ReminderId id) {
-    return store.get(id).map(StoredReminder::record);
+    try {
+      return store.get(id).map(StoredReminder::record);
+    } catch (StoreUnavailableException e) {
+      throw new RemindersUnavailableException(id.namespace(), id.key(), e);
+    }
   }
 
   /**
@@ -213,20 +250,34 @@ public final class ReminderEngine {
    */
   public ReminderRecord cancel(ReminderId id) {
     Objects.requireNonNull(id, "id");
+    UnavailableWait wait = new UnavailableWait(id, unavailablePatience);
+    ReminderRecord unconfirmed = null;
     for (int attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-      Optional<StoredReminder> existing = store.get(id);
-      if (existing.isEmpty() || existing.get().record().isTombstone()) {
-        throw new ReminderNotFoundException(id.namespace(), id.key());
-      }
-      ReminderRecord tombstone =
-          existing.get().record().tombstone(ReminderState.CANCELLED, clock.millis());
-      if (store.replace(existing.get(), tombstone)) {
-        announce(() -> listener.cancelled(tombstone));
-        return tombstone;
+      try {
+        Optional<StoredReminder> existing = store.get(id);
+        if (unconfirmed != null && isStored(existing, unconfirmed)) {
+          // the cancel that failed with an unknown outcome had been applied
+          return cancelled(unconfirmed);
+        }
+        if (existing.isEmpty() || existing.get().record().isTombstone()) {
+          throw new ReminderNotFoundException(id.namespace(), id.key());
+        }
+        unconfirmed = existing.get().record().tombstone(ReminderState.CANCELLED, clock.millis());
+        if (store.replace(existing.get(), unconfirmed)) {
+          return cancelled(unconfirmed);
+        }
+        unconfirmed = null;
+      } catch (StoreUnavailableException e) {
+        wait.pauseAfter(e);
       }
     }
     throw new IllegalStateException(
         "Could not cancel " + id.cacheKey() + ": " + MAX_WRITE_ATTEMPTS + " lost races");
+  }
+
+  private ReminderRecord cancelled(ReminderRecord tombstone) {
+    announce(() -> listener.cancelled(tombstone));
+    return tombstone;
   }
 
   /**
@@ -267,8 +318,11 @@ public final class ReminderEngine {
   /** The record stored under {@code cacheKey}; empty if gone or not a reminder. */
   private Optional<ReminderRecord> read(String cacheKey) {
     try {
-      return store.get(ReminderId.fromCacheKey(cacheKey)).map(StoredReminder::record);
+      return get(ReminderId.fromCacheKey(cacheKey));
+    } catch (RemindersUnavailableException e) {
+      throw e;
     } catch (RuntimeException e) {
+      // not a reminder's key, or an entry that does not decode: not part of any listing
       return Optional.empty();
     }
   }
@@ -328,6 +382,7 @@ public final class ReminderEngine {
     private EngineListener listener = EngineListener.NONE;
     private Predicate<String> servedNamespaces = namespace -> true;
     private EngineSettings settings = EngineSettings.DEFAULTS;
+    private Duration unavailablePatience = DEFAULT_UNAVAILABLE_PATIENCE;
 
     private Builder(ReminderStore store, Ownership ownership, ChangeFeed feed) {
       this.store = Objects.requireNonNull(store, "store");
@@ -378,6 +433,20 @@ public final class ReminderEngine {
 
     public Builder settings(EngineSettings settings) {
       this.settings = Objects.requireNonNull(settings, "settings");
+      return this;
+    }
+
+    /**
+     * How long a set or cancel keeps trying while the cluster cannot take it (a member just left,
+     * or this node is cut off from the majority) before it fails with {@link
+     * io.belfry.reminders.api.RemindersUnavailableException}; default {@value
+     * #DEFAULT_UNAVAILABLE_PATIENCE_SECONDS} s.
+     */
+    public Builder unavailablePatience(Duration patience) {
+      if (patience.isNegative()) {
+        throw new IllegalArgumentException("unavailablePatience must not be negative");
+      }
+      this.unavailablePatience = patience;
       return this;
     }
 

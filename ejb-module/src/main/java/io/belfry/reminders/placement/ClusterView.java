@@ -46,6 +46,14 @@ public class ClusterView {
     return configuration().clustering().cacheMode().name();
   }
 
+  /**
+   * The reminders cache's availability on this node: {@code AVAILABLE}, or {@code DEGRADED_MODE}
+   * when this node is in a minority partition (the cache then denies reads and writes here).
+   */
+  public String availability() {
+    return reminders.getAdvancedCache().getAvailability().name();
+  }
+
   /** Whether the reminders cache writes through to a persistent store on this node. */
   public boolean persistent() {
     return !configuration().persistence().stores().isEmpty();

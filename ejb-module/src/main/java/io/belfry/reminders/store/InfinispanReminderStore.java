@@ -8,11 +8,16 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.infinispan.AdvancedCache;
 import org.infinispan.Cache;
 import org.infinispan.CacheStream;
+import org.infinispan.commons.IllegalLifecycleStateException;
+import org.infinispan.commons.TimeoutException;
 import org.infinispan.commons.util.IntSets;
 import org.infinispan.context.Flag;
+import org.infinispan.partitionhandling.AvailabilityException;
+import org.infinispan.remoting.transport.jgroups.SuspectException;
 import org.jboss.logging.Logger;
 
 /**
@@ -41,14 +46,14 @@ public final class InfinispanReminderStore implements ReminderStore {
 
   @Override
   public Optional<StoredReminder> get(ReminderId id) {
-    return stored(id, cache.get(id.cacheKey()));
+    return stored(id, clustered(() -> cache.get(id.cacheKey())));
   }
 
   @Override
   public Optional<StoredReminder> putIfAbsent(ReminderRecord record) {
     ReminderId id = record.id();
-    return stored(
-        id, cache.putIfAbsent(id.cacheKey(), CacheValues.toCache(ReminderCodec.encode(record))));
+    String value = CacheValues.toCache(ReminderCodec.encode(record));
+    return stored(id, clustered(() -> cache.putIfAbsent(id.cacheKey(), value)));
   }
 
   @Override
@@ -56,15 +61,43 @@ public final class InfinispanReminderStore implements ReminderStore {
     if (!expected.record().id().equals(next.id())) {
       throw new IllegalArgumentException("replace across ids: " + expected + " by " + next);
     }
-    return cache.replace(
-        next.id().cacheKey(),
-        CacheValues.toCache(expected.encoded()),
-        CacheValues.toCache(ReminderCodec.encode(next)));
+    String oldValue = CacheValues.toCache(expected.encoded());
+    String newValue = CacheValues.toCache(ReminderCodec.encode(next));
+    return clustered(() -> cache.replace(next.id().cacheKey(), oldValue, newValue));
   }
 
   @Override
   public boolean remove(StoredReminder expected) {
-    return cache.remove(expected.record().id().cacheKey(), CacheValues.toCache(expected.encoded()));
+    String value = CacheValues.toCache(expected.encoded());
+    return clustered(() -> cache.remove(expected.record().id().cacheKey(), value));
+  }
+
+  /**
+   * Runs one single-key command, turning the failures that come from the cluster's state rather
+   * than from the command into {@link StoreUnavailableException}, so the engine can wait them out
+   * without knowing Infinispan's exception types.
+   */
+  private static <T> T clustered(Supplier<T> command) {
+    try {
+      return command.get();
+    } catch (RuntimeException e) {
+      if (isClusterState(e)) {
+        throw new StoreUnavailableException(e.getMessage(), e);
+      }
+      throw e;
+    }
+  }
+
+  private static boolean isClusterState(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof AvailabilityException
+          || t instanceof SuspectException
+          || t instanceof TimeoutException
+          || t instanceof IllegalLifecycleStateException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override

@@ -19,8 +19,12 @@ public record HealthReport(
     return UP.equals(status);
   }
 
-  /** The reminders cache: its clustering mode (e.g. REPL_SYNC) and whether it has a file store. */
-  public record CacheHealth(String name, String mode, boolean persistent) {}
+  /**
+   * The reminders cache: its clustering mode (e.g. REPL_SYNC), whether it has a file store, and
+   * whether it serves on this node ({@code AVAILABLE}; {@code DEGRADED_MODE} in a minority
+   * partition).
+   */
+  public record CacheHealth(String name, String mode, boolean persistent, String availability) {}
 
   /** The audit datasource and whether it answered a validation query. */
   public record DatabaseHealth(String name, boolean up) {}

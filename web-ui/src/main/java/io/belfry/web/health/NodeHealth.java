@@ -7,12 +7,15 @@ import jakarta.inject.Inject;
 import java.util.List;
 
 /**
- * Whether this node can serve reminders: a replicated cache with a persistent store and an
- * answering database. Read by {@code GET /belfry/api/v1/health} and by MicroProfile Health's
- * readiness check.
+ * Whether this node can serve reminders: a replicated cache with a persistent store, available here
+ * (not in a minority partition), and an answering database. Read by {@code GET
+ * /belfry/api/v1/health} and by MicroProfile Health's readiness check.
  */
 @ApplicationScoped
 public class NodeHealth {
+
+  private static final String AVAILABLE = "AVAILABLE";
+  private static final String UNAVAILABLE = "UNAVAILABLE";
 
   @Inject ClusterView cluster;
 
@@ -21,23 +24,28 @@ public class NodeHealth {
   public HealthReport report() {
     String mode;
     boolean persistent;
+    String availability;
     List<String> members;
     try {
       mode = cluster.cacheMode();
       persistent = cluster.persistent();
+      availability = cluster.availability();
       members = cluster.members();
     } catch (RuntimeException e) {
-      mode = "UNAVAILABLE";
+      mode = UNAVAILABLE;
       persistent = false;
+      availability = UNAVAILABLE;
       members = List.of();
     }
     boolean databaseUp = database.answers();
-    boolean up = mode.startsWith("REPL") && persistent && databaseUp;
+    // a minority node is DOWN, so a load balancer sends clients to the majority
+    boolean up =
+        mode.startsWith("REPL") && persistent && AVAILABLE.equals(availability) && databaseUp;
     return new HealthReport(
         up ? HealthReport.UP : HealthReport.DOWN,
         cluster.nodeName(),
         members,
-        new HealthReport.CacheHealth("reminders", mode, persistent),
+        new HealthReport.CacheHealth("reminders", mode, persistent, availability),
         new HealthReport.DatabaseHealth("BelfryDS", databaseUp));
   }
 }

@@ -47,6 +47,7 @@ class HealthIT {
     assertThat(health.getJsonArray("members").getString(0)).isEqualTo("it-node");
     assertThat(health.getJsonObject("cache").getString("mode")).isEqualTo("REPL_SYNC");
     assertThat(health.getJsonObject("cache").getBoolean("persistent")).isTrue();
+    assertThat(health.getJsonObject("cache").getString("availability")).isEqualTo("AVAILABLE");
     assertThat(health.getJsonObject("datasource").getBoolean("up")).isTrue();
   }
 

@@ -62,6 +62,7 @@ class HealthReportTest {
     assertThat(cache.getString("name")).isEqualTo("reminders");
     assertThat(cache.getString("mode")).isEqualTo("REPL_SYNC");
     assertThat(cache.getBoolean("persistent")).isTrue();
+    assertThat(cache.getString("availability")).isEqualTo("AVAILABLE");
     JsonObject datasource = json.getJsonObject("datasource");
     assertThat(datasource.getString("name")).isEqualTo("BelfryDS");
     assertThat(datasource.getBoolean("up")).isTrue();
@@ -79,7 +80,7 @@ class HealthReportTest {
         status,
         "node1",
         List.of("node1", "node2"),
-        new CacheHealth("reminders", "REPL_SYNC", true),
+        new CacheHealth("reminders", "REPL_SYNC", true, "AVAILABLE"),
         new DatabaseHealth("BelfryDS", true));
   }
 

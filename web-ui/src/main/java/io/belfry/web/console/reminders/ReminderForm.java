@@ -25,6 +25,7 @@ import io.belfry.reminders.api.MisfirePolicy;
 import io.belfry.reminders.api.Reminder;
 import io.belfry.reminders.api.ReminderRequest;
 import io.belfry.reminders.api.Reminders;
+import io.belfry.reminders.api.RemindersUnavailableException;
 import io.belfry.reminders.api.Schedule;
 import io.belfry.web.console.CurrentUser;
 import jakarta.enterprise.context.Dependent;
@@ -317,6 +318,9 @@ public class ReminderForm extends Dialog {
       onSaved.run();
     } catch (InvalidReminderException e) {
       show(e.getViolations());
+    } catch (RemindersUnavailableException e) {
+      // the form stays open with what was typed, so saving again is one click
+      RemindersView.notify("Not saved: " + e.getMessage(), NotificationVariant.LUMO_ERROR);
     }
   }
 

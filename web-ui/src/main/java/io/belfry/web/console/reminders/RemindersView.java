@@ -23,6 +23,7 @@ import io.belfry.reminders.api.ReminderPage;
 import io.belfry.reminders.api.ReminderQuery;
 import io.belfry.reminders.api.ReminderStatus;
 import io.belfry.reminders.api.Reminders;
+import io.belfry.reminders.api.RemindersUnavailableException;
 import io.belfry.web.console.ConfirmCancel;
 import io.belfry.web.console.CurrentUser;
 import io.belfry.web.console.MainLayout;
@@ -166,6 +167,10 @@ public class RemindersView extends VerticalLayout {
             notify("Cancelled " + reminder.key(), NotificationVariant.LUMO_SUCCESS);
           } catch (ReminderNotFoundException e) {
             notify("It had already fired or been cancelled", NotificationVariant.LUMO_CONTRAST);
+          } catch (RemindersUnavailableException e) {
+            notify(
+                "Not cancelled: " + e.getMessage() + ". Check the reminder before trying again.",
+                NotificationVariant.LUMO_ERROR);
           }
           refresh();
         });

@@ -1,0 +1,229 @@
+package io.belfry.reminders.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.belfry.reminders.api.RemindersUnavailableException;
+import io.belfry.reminders.fire.EngineListener;
+import io.belfry.reminders.model.ReminderId;
+import io.belfry.reminders.model.ReminderRecord;
+import io.belfry.reminders.model.ReminderState;
+import io.belfry.reminders.placement.CacheChangeFeed;
+import io.belfry.reminders.placement.CacheOwnership;
+import io.belfry.reminders.store.InfinispanReminderStore;
+import io.belfry.reminders.store.ReminderStore;
+import io.belfry.reminders.store.StoreUnavailableException;
+import io.belfry.reminders.store.StoredReminder;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.infinispan.Cache;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Sets and cancels while the cluster cannot take them, on a real replicated cache: the store fails
+ * the way Infinispan does while a view change settles or a partition lasts. A write whose answer
+ * was lost is recognised as applied (not applied twice, not reported as missing); a short outage is
+ * waited out; a long one ends with {@link RemindersUnavailableException} and nothing changed.
+ */
+class UnavailableClusterTest {
+
+  private TestCluster cluster;
+  private final List<String> announced = new CopyOnWriteArrayList<>();
+
+  @BeforeEach
+  void start(@TempDir Path dir) {
+    cluster = new TestCluster(dir).start();
+  }
+
+  @AfterEach
+  void stop() {
+    cluster.close();
+  }
+
+  @Test
+  void set_whoseAnswerWasLost_isRecognisedAsAppliedAndAnnouncedOnce() {
+    FailingStore store = new FailingStore(cluster.cache(0));
+    ReminderEngine engine = engine(store, Duration.ofSeconds(5));
+    ReminderId id = ReminderId.of("unavailable", "lost-answer");
+
+    store.loseAnswersOfNextWrites(1);
+    SetResult result = engine.set(ReminderSpec.once(id, Instant.now().plusSeconds(3600), null));
+
+    assertThat(result.created()).isTrue();
+    assertThat(engine.get(id)).contains(result.record());
+    assertThat(store.writes.get()).as("applied once, not written again").isEqualTo(1);
+    assertThat(announced).containsExactly("set " + result.record().version());
+  }
+
+  @Test
+  void cancel_whoseAnswerWasLost_returnsTheTombstoneInsteadOfNotFound() {
+    FailingStore store = new FailingStore(cluster.cache(0));
+    ReminderEngine engine = engine(store, Duration.ofSeconds(5));
+    ReminderId id = ReminderId.of("unavailable", "lost-cancel");
+    long version =
+        engine.set(ReminderSpec.once(id, Instant.now().plusSeconds(3600), null)).record().version();
+
+    store.loseAnswersOfNextWrites(1);
+    ReminderRecord tombstone = engine.cancel(id);
+
+    assertThat(tombstone.state()).isEqualTo(ReminderState.CANCELLED);
+    assertThat(tombstone.version()).isEqualTo(version);
+    assertThat(engine.get(id)).contains(tombstone);
+    assertThat(announced).containsExactly("set " + version, "cancelled " + version);
+  }
+
+  @Test
+  void aShortOutage_isWaitedOut() {
+    FailingStore store = new FailingStore(cluster.cache(0));
+    ReminderEngine engine = engine(store, Duration.ofSeconds(5));
+    ReminderId id = ReminderId.of("unavailable", "short-outage");
+
+    store.refuseFor(Duration.ofMillis(300));
+    SetResult result = engine.set(ReminderSpec.once(id, Instant.now().plusSeconds(3600), null));
+
+    assertThat(store.refusals.get()).as("the engine met the outage").isPositive();
+    assertThat(engine.get(id)).contains(result.record());
+    assertThat(cluster.cache(1).get(id.cacheKey())).as("replicated").isNotNull();
+  }
+
+  @Test
+  void anOutageLongerThanThePatience_failsWithUnavailableAndChangesNothing() {
+    FailingStore store = new FailingStore(cluster.cache(0));
+    ReminderEngine engine = engine(store, Duration.ofMillis(300));
+    ReminderId id = ReminderId.of("unavailable", "long-outage");
+    ReminderRecord live =
+        engine.set(ReminderSpec.once(id, Instant.now().plusSeconds(60), null)).record();
+
+    store.refuseFor(Duration.ofSeconds(30));
+    assertThatThrownBy(
+            () -> engine.set(ReminderSpec.once(id, Instant.now().plusSeconds(3600), null)))
+        .isInstanceOf(RemindersUnavailableException.class)
+        .hasMessageContaining("'long-outage'")
+        .hasCauseInstanceOf(StoreUnavailableException.class);
+    assertThatThrownBy(() -> engine.cancel(id)).isInstanceOf(RemindersUnavailableException.class);
+    assertThatThrownBy(() -> engine.get(id)).isInstanceOf(RemindersUnavailableException.class);
+
+    store.refuseFor(Duration.ZERO);
+    assertThat(engine.get(id)).contains(live);
+    assertThat(announced).containsExactly("set " + live.version());
+  }
+
+  @Test
+  void aStoppedCache_isReportedAsUnavailable_notAsAnInternalError() {
+    Cache<String, String> cache = cluster.cache(2);
+    InfinispanReminderStore store = new InfinispanReminderStore(cache);
+    cache.stop();
+
+    assertThatThrownBy(() -> store.get(ReminderId.of("unavailable", "stopped")))
+        .isInstanceOf(StoreUnavailableException.class);
+  }
+
+  private ReminderEngine engine(ReminderStore store, Duration patience) {
+    Cache<String, String> cache = cluster.cache(0);
+    return ReminderEngine.builder(store, new CacheOwnership(cache), new CacheChangeFeed(cache))
+        .delivery(fire -> {})
+        .listener(
+            new EngineListener() {
+              @Override
+              public void set(ReminderRecord record) {
+                announced.add("set " + record.version());
+              }
+
+              @Override
+              public void replaced(ReminderRecord previous, ReminderRecord current) {
+                announced.add("replaced " + previous.version() + " by " + current.version());
+              }
+
+              @Override
+              public void cancelled(ReminderRecord tombstone) {
+                announced.add("cancelled " + tombstone.version());
+              }
+            })
+        .unavailablePatience(patience)
+        .build();
+  }
+
+  /**
+   * The real store on a real cache, failing as the cluster makes Infinispan fail: a write whose
+   * answer is lost after it was applied everywhere (a member left mid-call), or every command
+   * refused before it runs (a minority partition).
+   */
+  private static final class FailingStore implements ReminderStore {
+
+    private final InfinispanReminderStore real;
+    private final AtomicInteger answersToLose = new AtomicInteger();
+    private volatile long refuseUntilNanos = System.nanoTime();
+    final AtomicInteger writes = new AtomicInteger();
+    final AtomicInteger refusals = new AtomicInteger();
+
+    FailingStore(Cache<String, String> cache) {
+      this.real = new InfinispanReminderStore(cache);
+    }
+
+    void loseAnswersOfNextWrites(int count) {
+      writes.set(0);
+      answersToLose.set(count);
+    }
+
+    void refuseFor(Duration outage) {
+      refuseUntilNanos = System.nanoTime() + outage.toNanos();
+    }
+
+    @Override
+    public Optional<StoredReminder> get(ReminderId id) {
+      refuseDuringOutage();
+      return real.get(id);
+    }
+
+    @Override
+    public Optional<StoredReminder> putIfAbsent(ReminderRecord record) {
+      refuseDuringOutage();
+      Optional<StoredReminder> there = real.putIfAbsent(record);
+      written(there.isEmpty());
+      return there;
+    }
+
+    @Override
+    public boolean replace(StoredReminder expected, ReminderRecord next) {
+      refuseDuringOutage();
+      return written(real.replace(expected, next));
+    }
+
+    @Override
+    public boolean remove(StoredReminder expected) {
+      refuseDuringOutage();
+      return written(real.remove(expected));
+    }
+
+    @Override
+    public void forEachLocal(BitSet segments, EntryVisitor visitor) {
+      real.forEachLocal(segments, visitor);
+    }
+
+    private boolean written(boolean applied) {
+      if (applied) {
+        writes.incrementAndGet();
+        if (answersToLose.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+          throw new StoreUnavailableException("the answer was lost: a member left", null);
+        }
+      }
+      return applied;
+    }
+
+    private void refuseDuringOutage() {
+      if (System.nanoTime() - refuseUntilNanos < 0) {
+        refusals.incrementAndGet();
+        throw new StoreUnavailableException("minority partition", null);
+      }
+    }
+  }
+}
