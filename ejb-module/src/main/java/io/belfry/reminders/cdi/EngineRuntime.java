@@ -4,6 +4,7 @@ import io.belfry.reminders.config.BelfryExecutor;
 import io.belfry.reminders.config.BelfrySettings;
 import io.belfry.reminders.config.RemindersCache;
 import io.belfry.reminders.engine.ReminderEngine;
+import io.belfry.reminders.fire.ResurrectionGuard;
 import io.belfry.reminders.placement.ConflictRepair;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -12,6 +13,7 @@ import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import org.infinispan.Cache;
 import org.jboss.logging.Logger;
@@ -39,6 +41,9 @@ public class EngineRuntime {
 
   @Inject DeploymentNamespaces namespaces;
 
+  /** The audit module's, when it is deployed alongside; otherwise nothing to consult. */
+  @Inject Instance<ResurrectionGuard> guards;
+
   private ReminderEngine engine;
   private ConflictRepair repair;
 
@@ -57,6 +62,7 @@ public class EngineRuntime {
             .listener(announcer)
             .servedNamespaces(namespaces::serves)
             .settings(BelfrySettings.fromSystemProperties())
+            .resurrectionGuard(guards.isResolvable() ? guards.get() : ResurrectionGuard.NONE)
             .build();
     engine.start();
     repair = new ConflictRepair(cache, deliveryExecutor);

@@ -5,6 +5,7 @@ import io.belfry.reminders.api.RemindersUnavailableException;
 import io.belfry.reminders.fire.Delivery;
 import io.belfry.reminders.fire.EngineListener;
 import io.belfry.reminders.fire.EngineSettings;
+import io.belfry.reminders.fire.ResurrectionGuard;
 import io.belfry.reminders.fire.Scheduler;
 import io.belfry.reminders.model.HybridLogicalClock;
 import io.belfry.reminders.model.ReminderId;
@@ -93,7 +94,8 @@ public final class ReminderEngine {
             b.deliveryExecutor,
             Objects.requireNonNull(b.delivery, "delivery is required"),
             b.listener,
-            b.settings);
+            b.settings,
+            b.resurrectionGuard);
   }
 
   /** An engine on the replicated reminders cache. */
@@ -383,6 +385,7 @@ public final class ReminderEngine {
     private Predicate<String> servedNamespaces = namespace -> true;
     private EngineSettings settings = EngineSettings.DEFAULTS;
     private Duration unavailablePatience = DEFAULT_UNAVAILABLE_PATIENCE;
+    private ResurrectionGuard resurrectionGuard = ResurrectionGuard.NONE;
 
     private Builder(ReminderStore store, Ownership ownership, ChangeFeed feed) {
       this.store = Objects.requireNonNull(store, "store");
@@ -447,6 +450,15 @@ public final class ReminderEngine {
         throw new IllegalArgumentException("unavailablePatience must not be negative");
       }
       this.unavailablePatience = patience;
+      return this;
+    }
+
+    /**
+     * Consulted before the first fire of a version minted before this node started; default {@link
+     * ResurrectionGuard#NONE}.
+     */
+    public Builder resurrectionGuard(ResurrectionGuard guard) {
+      this.resurrectionGuard = Objects.requireNonNull(guard, "guard");
       return this;
     }
 

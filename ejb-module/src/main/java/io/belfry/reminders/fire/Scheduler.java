@@ -15,6 +15,7 @@ import io.belfry.reminders.store.StoredReminder;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -83,6 +84,9 @@ public final class Scheduler implements ChangeSink {
 
   private static final Change TOPOLOGY = new TopologyChange();
 
+  /** How far ahead another node's clock may run; see {@link #mintedBeforeStart}. */
+  private static final long CLOCK_SKEW_MARGIN_MILLIS = 5_000;
+
   private final ReminderStore store;
   private final Ownership ownership;
   private final Predicate<String> served;
@@ -94,6 +98,7 @@ public final class Scheduler implements ChangeSink {
   private final Delivery delivery;
   private final EngineListener listener;
   private final EngineSettings settings;
+  private final ResurrectionGuard guard;
 
   private final Queue<Change> inbox = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean runRequested = new AtomicBoolean();
@@ -108,6 +113,13 @@ public final class Scheduler implements ChangeSink {
   private long nextSweepAt = Long.MIN_VALUE;
   private int sweepCursor;
   private long blockedUntil = Long.MAX_VALUE;
+
+  /**
+   * Versions up to this one were minted before this node started (with a margin for clocks that run
+   * ahead): a restart may have brought them back, so they are checked by the {@link
+   * ResurrectionGuard} before they fire. Versions above were written while this node ran.
+   */
+  private long mintedBeforeStart = Long.MAX_VALUE;
 
   /** After the delivery executor refused a fire: no new commits before this time. */
   private volatile long deliveryRefusedUntil = Long.MIN_VALUE;
@@ -127,7 +139,8 @@ public final class Scheduler implements ChangeSink {
       Executor deliveryExecutor,
       Delivery delivery,
       EngineListener listener,
-      EngineSettings settings) {
+      EngineSettings settings,
+      ResurrectionGuard guard) {
     this.store = Objects.requireNonNull(store, "store");
     this.ownership = Objects.requireNonNull(ownership, "ownership");
     this.served = Objects.requireNonNull(servedNamespaces, "servedNamespaces");
@@ -138,6 +151,7 @@ public final class Scheduler implements ChangeSink {
     this.delivery = Objects.requireNonNull(delivery, "delivery");
     this.listener = Objects.requireNonNull(listener, "listener");
     this.settings = Objects.requireNonNull(settings, "settings");
+    this.guard = Objects.requireNonNull(guard, "guard");
     this.firing = new Firing(store, ownership, versions);
     this.ownerLoader = Thread.currentThread().getContextClassLoader();
     this.backlog = new TokenBucket(settings.backfillRatePerSecond());
@@ -197,6 +211,11 @@ public final class Scheduler implements ChangeSink {
               armed[0]++;
             }
           });
+      mintedBeforeStart =
+          HybridLogicalClock.pack(
+              Math.max(HybridLogicalClock.millisOf(versions.lastVersion()), clock.millis())
+                  + CLOCK_SKEW_MARGIN_MILLIS,
+              0);
       running = true;
       nextSweepAt = clock.millis() + settings.scanInterval().toMillis();
       if (timer != null) {
@@ -408,7 +427,8 @@ public final class Scheduler implements ChangeSink {
     int budget = settings.maxFiresPerRun();
     long backlogBefore = now - settings.backlogLateness().toMillis();
     List<TimeIndex.Entry> retry = new ArrayList<>();
-    while (commits.size() < budget) {
+    List<TimeIndex.Entry> unchecked = new ArrayList<>();
+    while (commits.size() + unchecked.size() < budget) {
       OptionalLong next = index.nextDueMillis();
       if (next.isEmpty() || next.getAsLong() > now) {
         break;
@@ -418,13 +438,21 @@ public final class Scheduler implements ChangeSink {
         break;
       }
       TimeIndex.Entry hint = index.pollDue(now, 1).get(0);
-      Firing.Attempt attempt = firing.attempt(hint, now);
-      switch (attempt.outcome()) {
-        case COMMITTED -> commits.add(attempt);
-        case NOT_YET -> index.put(hint.id(), hint.version(), attempt.dueMillis());
-        // Put back after the loop, or this run would retry it at once, forever.
-        case FAILED -> retry.add(hint);
-        default -> {}
+      if (hint.version() <= mintedBeforeStart) {
+        unchecked.add(hint);
+      } else {
+        attempt(hint, now, commits, retry);
+      }
+    }
+    if (!unchecked.isEmpty()) {
+      Map<ReminderId, ReminderState> outlived = outlived(unchecked);
+      for (TimeIndex.Entry hint : unchecked) {
+        ReminderState end = outlived.get(hint.id());
+        if (end == null) {
+          attempt(hint, now, commits, retry);
+        } else if (!bury(hint, end, now)) {
+          retry.add(hint);
+        }
       }
     }
     for (TimeIndex.Entry hint : retry) {
@@ -434,6 +462,63 @@ public final class Scheduler implements ChangeSink {
     }
     if (!retry.isEmpty()) {
       blockedUntil = Math.min(blockedUntil, now + settings.scanInterval().toMillis());
+    }
+  }
+
+  private void attempt(
+      TimeIndex.Entry hint, long now, List<Firing.Attempt> commits, List<TimeIndex.Entry> retry) {
+    Firing.Attempt attempt = firing.attempt(hint, now);
+    switch (attempt.outcome()) {
+      case COMMITTED -> commits.add(attempt);
+      case NOT_YET -> index.put(hint.id(), hint.version(), attempt.dueMillis());
+      // Put back after the loop, or this run would retry it at once, forever.
+      case FAILED -> retry.add(hint);
+      default -> {}
+    }
+  }
+
+  /** The guard's verdict on versions minted before this node started; none if it cannot tell. */
+  private Map<ReminderId, ReminderState> outlived(List<TimeIndex.Entry> hints) {
+    try {
+      return guard.outlived(
+          hints.stream().map(h -> new ResurrectionGuard.Candidate(h.id(), h.version())).toList());
+    } catch (RuntimeException e) {
+      // Holding fires until the archive answers would make firing depend on the database; a
+      // resurrection needs a lost store index, a purged tombstone and this outage at once.
+      LOG.warnf(
+          e,
+          "BELFRY-0321 Could not check %d reminders against the audit archive; firing them"
+              + " unchecked",
+          hints.size());
+      return Map.of();
+    }
+  }
+
+  /**
+   * Ends a resurrected version without firing it: the tombstone replaces exactly the pending
+   * version the hint names, as a fire's commit would. Returns false if the store failed.
+   */
+  private boolean bury(TimeIndex.Entry hint, ReminderState end, long now) {
+    try {
+      Optional<StoredReminder> live = store.get(hint.id());
+      if (live.isEmpty()
+          || live.get().record().state() != ReminderState.PENDING
+          || live.get().record().version() != hint.version()) {
+        return true;
+      }
+      if (store.replace(live.get(), live.get().record().tombstone(end, now))) {
+        LOG.warnf(
+            "BELFRY-0320 Reminder %s version %d came back from a store, but the audit archive"
+                + " shows it %s: buried as %s without firing",
+            hint.id().cacheKey(),
+            hint.version(),
+            end == ReminderState.CANCELLED ? "cancelled or replaced" : end.name().toLowerCase(),
+            end);
+      }
+      return true;
+    } catch (RuntimeException e) {
+      LOG.warnf(e, "BELFRY-0322 Burying resurrected reminder %s failed; retried", hint.id());
+      return false;
     }
   }
 

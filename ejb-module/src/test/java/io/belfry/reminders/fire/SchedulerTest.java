@@ -12,6 +12,7 @@ import io.belfry.reminders.schedule.SettableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -232,5 +233,67 @@ class SchedulerTest {
     engine.sweep();
     assertThat(purged).extracting(r -> r.id().key()).containsExactly("z");
     assertThat(node.size()).isZero();
+  }
+
+  @Test
+  void tick_versionsMintedBeforeStart_checkedByTheGuardInOneBatch_outlivedBuriedNotFired() {
+    // stored before this node started, as a restart finds them in the file store
+    ReminderEngine previousLife =
+        ReminderEngine.builder(node, node, node).clock(clock).delivery(fire -> {}).build();
+    Instant due = clock.now().plusSeconds(30);
+    ReminderId back = ReminderId.of("ns", "back");
+    long backVersion = previousLife.set(ReminderSpec.once(back, due, null)).record().version();
+    previousLife.set(ReminderSpec.once(ReminderId.of("ns", "kept"), due, null));
+    List<List<ResurrectionGuard.Candidate>> asked = new CopyOnWriteArrayList<>();
+    ReminderEngine engine =
+        ReminderEngine.builder(node, node, node)
+            .clock(clock)
+            .listener(listener)
+            .delivery(fire -> {})
+            .resurrectionGuard(
+                candidates -> {
+                  asked.add(candidates);
+                  return Map.of(back, ReminderState.FIRED);
+                })
+            .build();
+    engine.start();
+    // written while this node runs, well past any clock skew: never asked about
+    clock.advance(Duration.ofSeconds(10));
+    engine.set(ReminderSpec.once(ReminderId.of("ns", "new"), due, null));
+    clock.set(due);
+
+    assertThat(engine.tick()).isEqualTo(2);
+
+    assertThat(fired).extracting(ReminderFired::getKey).containsExactlyInAnyOrder("kept", "new");
+    assertThat(asked).hasSize(1);
+    assertThat(asked.get(0))
+        .extracting(c -> c.id().key())
+        .containsExactlyInAnyOrder("back", "kept");
+    ReminderRecord buried = engine.get(back).orElseThrow();
+    assertThat(buried.state()).isEqualTo(ReminderState.FIRED);
+    assertThat(buried.version()).isEqualTo(backVersion);
+  }
+
+  @Test
+  void tick_guardCannotAnswer_firesUnchecked() {
+    ReminderEngine previousLife =
+        ReminderEngine.builder(node, node, node).clock(clock).delivery(fire -> {}).build();
+    Instant due = clock.now().plusSeconds(1);
+    previousLife.set(ReminderSpec.once(ReminderId.of("ns", "unchecked"), due, null));
+    ReminderEngine engine =
+        ReminderEngine.builder(node, node, node)
+            .clock(clock)
+            .listener(listener)
+            .delivery(fire -> {})
+            .resurrectionGuard(
+                candidates -> {
+                  throw new IllegalStateException("audit database down");
+                })
+            .build();
+    engine.start();
+    clock.set(due);
+
+    assertThat(engine.tick()).isOne();
+    assertThat(fired).extracting(ReminderFired::getKey).containsExactly("unchecked");
   }
 }

@@ -1,0 +1,133 @@
+package io.belfry.audit;
+
+import io.belfry.reminders.fire.ResurrectionGuard;
+import io.belfry.reminders.model.ReminderId;
+import io.belfry.reminders.model.ReminderState;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import javax.sql.DataSource;
+
+/**
+ * The {@link ResurrectionGuard} on the audit archive. A version is outlived when the archive has,
+ * for its key, a newer version (a set or replace the store lost), or a row saying how that very
+ * version ended: {@code FIRED} (or {@code DELIVERY_FAILED}, which follows a committed fire), {@code
+ * SKIPPED}, {@code CANCELLED}, or {@code TOMBSTONE_PURGED}. Versions are unique per key across the
+ * cluster (hybrid logical clock), so no other row can say so by mistake.
+ *
+ * <p>One query per namespace and chunk of keys, on the {@code (namespace, reminder_key, ...)}
+ * index, with a timeout so that a hanging database cannot stall the scheduler for long. What the
+ * retention purge has deleted can no longer stop a resurrection.
+ */
+@ApplicationScoped
+public class AuditResurrectionGuard implements ResurrectionGuard {
+
+  /** Keys per query: few enough for every database's parameter limit and a short statement. */
+  static final int CHUNK = 200;
+
+  private static final int QUERY_TIMEOUT_SECONDS = 2;
+
+  @Resource(lookup = AuditDatabase.DATASOURCE)
+  private DataSource dataSource;
+
+  /** For CDI, which injects {@code BelfryDS}. */
+  public AuditResurrectionGuard() {}
+
+  /** On a given datasource, outside the container (unit tests). */
+  AuditResurrectionGuard(DataSource dataSource) {
+    this.dataSource = dataSource;
+  }
+
+  @Override
+  public Map<ReminderId, ReminderState> outlived(List<Candidate> candidates) {
+    Map<String, List<Candidate>> byNamespace = new LinkedHashMap<>();
+    for (Candidate candidate : candidates) {
+      byNamespace
+          .computeIfAbsent(candidate.id().namespace(), ns -> new ArrayList<>())
+          .add(candidate);
+    }
+    Map<ReminderId, ReminderState> outlived = new HashMap<>();
+    try (Connection connection = dataSource.getConnection()) {
+      for (Map.Entry<String, List<Candidate>> namespace : byNamespace.entrySet()) {
+        List<Candidate> all = namespace.getValue();
+        for (int from = 0; from < all.size(); from += CHUNK) {
+          judge(
+              connection,
+              namespace.getKey(),
+              all.subList(from, Math.min(all.size(), from + CHUNK)),
+              outlived);
+        }
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("the audit archive cannot be read: " + e.getMessage(), e);
+    }
+    return Collections.unmodifiableMap(outlived);
+  }
+
+  private void judge(
+      Connection connection,
+      String namespace,
+      List<Candidate> chunk,
+      Map<ReminderId, ReminderState> outlived)
+      throws SQLException {
+    Map<String, Candidate> byKey = new HashMap<>();
+    long oldest = Long.MAX_VALUE;
+    for (Candidate candidate : chunk) {
+      byKey.put(candidate.id().key(), candidate);
+      oldest = Math.min(oldest, candidate.version());
+    }
+    String sql =
+        "SELECT reminder_key, type, version FROM belfry_audit WHERE namespace = ? AND version >= ?"
+            + " AND reminder_key IN ("
+            + String.join(", ", Collections.nCopies(byKey.size(), "?"))
+            + ")";
+    try (PreparedStatement select = connection.prepareStatement(sql)) {
+      select.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
+      int parameter = 1;
+      select.setString(parameter++, namespace);
+      select.setLong(parameter++, oldest);
+      for (String key : byKey.keySet()) {
+        select.setString(parameter++, key);
+      }
+      try (ResultSet rows = select.executeQuery()) {
+        while (rows.next()) {
+          Candidate candidate = byKey.get(rows.getString(1));
+          ReminderState end = verdict(candidate.version(), rows.getString(2), rows.getLong(3));
+          if (end != null) {
+            outlived.merge(candidate.id(), end, AuditResurrectionGuard::moreTelling);
+          }
+        }
+      }
+    }
+  }
+
+  /** How this row says the candidate's version ended; null if it does not. */
+  static ReminderState verdict(long candidateVersion, String type, long version) {
+    if (version > candidateVersion) {
+      return ReminderState.CANCELLED;
+    }
+    if (version < candidateVersion) {
+      return null;
+    }
+    return switch (type) {
+      case "FIRED", "DELIVERY_FAILED" -> ReminderState.FIRED;
+      case "SKIPPED" -> ReminderState.SKIPPED;
+      case "CANCELLED", "TOMBSTONE_PURGED" -> ReminderState.CANCELLED;
+      default -> null; // SET and REPLACED of this version say it was live
+    };
+  }
+
+  /** A fire or skip of the very version says more than a cancel, a replace or a purge. */
+  private static ReminderState moreTelling(ReminderState a, ReminderState b) {
+    return a == ReminderState.CANCELLED ? b : a;
+  }
+}
