@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -200,26 +201,30 @@ class ChaosClusterIT {
     final List<String> churnDuplicates = new ArrayList<>();
     final List<String> staleFires = new ArrayList<>();
 
+    /** FIRED rows per node: how the firing spreads over the members (nodes were killed). */
+    final Map<String, Long> firesPerNode = new TreeMap<>();
+
     String table() {
       return String.format(
-          Locale.ROOT,
-          "%n## Chaos run (%d kills)%n%n"
-              + "| operations | acknowledged | failed (uncertain) | keys | keys left uncertain"
-              + " | FIRED rows | fired, audit row lost | never fired | steady duplicates"
-              + " | churn duplicates | stale fires |%n|---|---|---|---|---|---|---|---|---|---|---|%n"
-              + "| %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |%n",
-          kills,
-          operations,
-          acknowledged,
-          unanswered,
-          keys,
-          uncertainKeys,
-          fired,
-          auditRowsMissing,
-          neverFired.size(),
-          steadyDuplicates.size(),
-          churnDuplicates.size(),
-          staleFires.size());
+              Locale.ROOT,
+              "%n## Chaos run (%d kills)%n%n"
+                  + "| operations | acknowledged | failed (uncertain) | keys | keys left uncertain"
+                  + " | FIRED rows | fired, audit row lost | never fired | steady duplicates"
+                  + " | churn duplicates | stale fires |%n|---|---|---|---|---|---|---|---|---|---|---|%n"
+                  + "| %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |%n",
+              kills,
+              operations,
+              acknowledged,
+              unanswered,
+              keys,
+              uncertainKeys,
+              fired,
+              auditRowsMissing,
+              neverFired.size(),
+              steadyDuplicates.size(),
+              churnDuplicates.size(),
+              staleFires.size())
+          + String.format(Locale.ROOT, "%nFires per node: %s%n", firesPerNode);
     }
   }
 
@@ -233,6 +238,7 @@ class ChaosClusterIT {
     List<AuditRecord> fires =
         cluster.api(1).audit("FIRED", since).stream().filter(r -> r.key().startsWith(run)).toList();
     report.fired = fires.size();
+    fires.forEach(f -> report.firesPerNode.merge(f.node(), 1L, Long::sum));
     Map<String, List<AuditRecord>> firesByKey =
         fires.stream().collect(Collectors.groupingBy(AuditRecord::key));
     Map<String, Stored> stored = cluster.api(1).stored(run);

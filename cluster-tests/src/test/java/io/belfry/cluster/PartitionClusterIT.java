@@ -122,6 +122,86 @@ class PartitionClusterIT {
             due.stream().map(k -> fired.get(k).get(0)).toList()));
   }
 
+  @Test
+  void noMajorityAnywhere_nothingFiresAndNothingIsTaken_everythingFiresOnceAfterTheHeal()
+      throws Exception {
+    for (int node = 1; node <= 3; node++) {
+      int n = node;
+      await(
+          "node" + n + " UP in a view of three",
+          () ->
+              cluster.api(n).members().size() == 3
+                  && cluster.api(n).health().equals("UP AVAILABLE"));
+    }
+    Instant since = Instant.now();
+    String run = "no-majority-" + since.toEpochMilli();
+    Instant firstDue = since.plusSeconds(20);
+    List<String> due = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      String key = run + "-due-" + i;
+      cluster.api(1 + i % 3).set(key, "{\"fireAt\": \"" + firstDue.plusMillis(500L * i) + "\"}");
+      due.add(key);
+    }
+
+    Instant healedAt;
+    try (Partition partition = new Partition()) {
+      partition.isolate(1, 3);
+      partition.isolate(2, 3);
+      for (int node = 1; node <= 3; node++) {
+        int n = node;
+        await(
+            "node" + n + " alone and DOWN",
+            () ->
+                cluster.api(n).members().size() == 1
+                    && cluster.api(n).health().equals("DOWN DEGRADED_MODE"));
+        assertThat(
+                cluster.api(n).request("PUT", run + "-refused", "{\"delay\": \"PT1H\"}").status())
+            .as("node%d refuses writes", n)
+            .isEqualTo(503);
+      }
+      Thread.sleep(
+          Math.max(0, Duration.between(Instant.now(), firstDue.plusSeconds(10)).toMillis()));
+      assertThat(Fires.byKey(cluster.api(1), since, due))
+          .as("no side has a majority, so none fires")
+          .isEmpty();
+      partition.heal();
+      healedAt = Instant.now();
+    }
+    for (int node = 1; node <= 3; node++) {
+      int n = node;
+      await(
+          "node" + n + " UP again after the heal",
+          () ->
+              cluster.api(n).members().size() == 3
+                  && cluster.api(n).health().equals("UP AVAILABLE"));
+    }
+    Instant available = Instant.now();
+    Fires.await(cluster.api(1), since, due, Instant.now().plusSeconds(30));
+    Thread.sleep(3_000);
+    Map<String, List<AuditRecord>> fired = Fires.byKey(cluster.api(1), since, due);
+    assertThat(fired.keySet())
+        .as("every due reminder fired")
+        .containsExactlyInAnyOrderElementsOf(due);
+    assertThat(fired).allSatisfy((key, fires) -> assertThat(fires).as(key).hasSize(1));
+    assertThat(fired.values().stream().flatMap(List::stream).map(AuditRecord::at))
+        .as("fired only after the heal")
+        .allSatisfy(at -> assertThat(at).isAfter(healedAt));
+    assertThat(cluster.api(1).version(run + "-refused"))
+        .as("no refused write exists")
+        .isEqualTo(-1);
+    Fires.report(
+        String.format(
+            java.util.Locale.ROOT,
+            "%n| no majority: {node1} | {node2} | {node3}, healed after %d s; available again"
+                + " %d ms after the heal |%n",
+            Duration.between(since, healedAt).toSeconds(),
+            Duration.between(healedAt, available).toMillis()));
+    Fires.report(
+        Fires.latenessRow(
+            "no majority: reminders due during it, fired after the heal",
+            due.stream().map(k -> fired.get(k).get(0)).toList()));
+  }
+
   private static void await(String what, Callable<Boolean> condition) throws Exception {
     Instant deadline = Instant.now().plusSeconds(90);
     while (true) {
