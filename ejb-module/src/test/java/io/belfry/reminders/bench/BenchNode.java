@@ -65,6 +65,11 @@ public final class BenchNode implements AutoCloseable {
   private final ExecutorService deliveries;
   private volatile Delivery sink = fire -> {};
 
+  /** How long the cache took to start, preloading its store; and the engine's recovery scan. */
+  final long cacheStartMillis;
+
+  final long engineStartMillis;
+
   private BenchNode(Path home, Storage storage, EngineSettings settings, EngineListener listener) {
     this.storage = storage;
     try {
@@ -94,7 +99,9 @@ public final class BenchNode implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    long cacheStart = System.nanoTime();
     Cache<String, String> reminders = manager.getCache("reminders");
+    cacheStartMillis = (System.nanoTime() - cacheStart) / 1_000_000;
     timer = new ScheduledThreadPoolExecutor(1, r -> thread(r, "belfry-bench-timer"));
     timer.setRemoveOnCancelPolicy(true);
     deliveries = Executors.newFixedThreadPool(2, r -> thread(r, "belfry-bench-delivery"));
@@ -106,7 +113,9 @@ public final class BenchNode implements AutoCloseable {
             .settings(settings)
             .listener(listener)
             .build();
+    long engineStart = System.nanoTime();
     engine.start();
+    engineStartMillis = (System.nanoTime() - engineStart) / 1_000_000;
   }
 
   static BenchNode start(Path home, Storage storage, EngineSettings settings) {
