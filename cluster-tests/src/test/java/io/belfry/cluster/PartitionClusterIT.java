@@ -3,6 +3,7 @@ package io.belfry.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.belfry.cluster.Api.AuditRecord;
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -52,12 +53,7 @@ class PartitionClusterIT {
     cluster.api(1).set(cancelled, "{\"delay\": \"PT1H\"}");
     cluster.api(1).set(replaced, "{\"delay\": \"PT1H\"}");
     Instant firstDue = since.plusSeconds(25);
-    List<String> due = new ArrayList<>();
-    for (int i = 0; i < 30; i++) {
-      String key = run + "-due-" + i;
-      cluster.api(1 + i % 3).set(key, "{\"fireAt\": \"" + firstDue.plusMillis(300L * i) + "\"}");
-      due.add(key);
-    }
+    List<String> due = setDue(run, firstDue, 30, 300);
 
     long replacedVersion;
     try (Partition partition = new Partition()) {
@@ -106,13 +102,7 @@ class PartitionClusterIT {
           .as("node%d: the refused write", node)
           .isEqualTo(-1);
     }
-    Fires.await(cluster.api(1), since, due, Instant.now().plusSeconds(30));
-    Thread.sleep(3_000);
-    Map<String, List<AuditRecord>> fired = Fires.byKey(cluster.api(1), since, due);
-    assertThat(fired.keySet())
-        .as("every due reminder fired")
-        .containsExactlyInAnyOrderElementsOf(due);
-    assertThat(fired).allSatisfy((key, fires) -> assertThat(fires).as(key).hasSize(1));
+    Map<String, List<AuditRecord>> fired = awaitFiredOnceEach(since, due);
     assertThat(fired.values().stream().flatMap(List::stream).map(AuditRecord::node))
         .as("the minority fired nothing")
         .doesNotContain(cluster.name(3));
@@ -125,38 +115,24 @@ class PartitionClusterIT {
   @Test
   void noMajorityAnywhere_nothingFiresAndNothingIsTaken_everythingFiresOnceAfterTheHeal()
       throws Exception {
-    for (int node = 1; node <= 3; node++) {
-      int n = node;
-      await(
-          "node" + n + " UP in a view of three",
-          () ->
-              cluster.api(n).members().size() == 3
-                  && cluster.api(n).health().equals("UP AVAILABLE"));
-    }
+    awaitEveryNode(3, "UP AVAILABLE");
     Instant since = Instant.now();
     String run = "no-majority-" + since.toEpochMilli();
     Instant firstDue = since.plusSeconds(20);
-    List<String> due = new ArrayList<>();
-    for (int i = 0; i < 12; i++) {
-      String key = run + "-due-" + i;
-      cluster.api(1 + i % 3).set(key, "{\"fireAt\": \"" + firstDue.plusMillis(500L * i) + "\"}");
-      due.add(key);
-    }
+    List<String> due = setDue(run, firstDue, 12, 500);
 
     Instant healedAt;
     try (Partition partition = new Partition()) {
       partition.isolate(1, 3);
       partition.isolate(2, 3);
+      awaitEveryNode(1, "DOWN DEGRADED_MODE");
       for (int node = 1; node <= 3; node++) {
-        int n = node;
-        await(
-            "node" + n + " alone and DOWN",
-            () ->
-                cluster.api(n).members().size() == 1
-                    && cluster.api(n).health().equals("DOWN DEGRADED_MODE"));
         assertThat(
-                cluster.api(n).request("PUT", run + "-refused", "{\"delay\": \"PT1H\"}").status())
-            .as("node%d refuses writes", n)
+                cluster
+                    .api(node)
+                    .request("PUT", run + "-refused", "{\"delay\": \"PT1H\"}")
+                    .status())
+            .as("node%d refuses writes", node)
             .isEqualTo(503);
       }
       Thread.sleep(
@@ -167,22 +143,9 @@ class PartitionClusterIT {
       partition.heal();
       healedAt = Instant.now();
     }
-    for (int node = 1; node <= 3; node++) {
-      int n = node;
-      await(
-          "node" + n + " UP again after the heal",
-          () ->
-              cluster.api(n).members().size() == 3
-                  && cluster.api(n).health().equals("UP AVAILABLE"));
-    }
+    awaitEveryNode(3, "UP AVAILABLE");
     Instant available = Instant.now();
-    Fires.await(cluster.api(1), since, due, Instant.now().plusSeconds(30));
-    Thread.sleep(3_000);
-    Map<String, List<AuditRecord>> fired = Fires.byKey(cluster.api(1), since, due);
-    assertThat(fired.keySet())
-        .as("every due reminder fired")
-        .containsExactlyInAnyOrderElementsOf(due);
-    assertThat(fired).allSatisfy((key, fires) -> assertThat(fires).as(key).hasSize(1));
+    Map<String, List<AuditRecord>> fired = awaitFiredOnceEach(since, due);
     assertThat(fired.values().stream().flatMap(List::stream).map(AuditRecord::at))
         .as("fired only after the heal")
         .allSatisfy(at -> assertThat(at).isAfter(healedAt));
@@ -200,6 +163,43 @@ class PartitionClusterIT {
         Fires.latenessRow(
             "no majority: reminders due during it, fired after the heal",
             due.stream().map(k -> fired.get(k).get(0)).toList()));
+  }
+
+  /** {@code count} one-shot reminders, set round-robin on the nodes, due {@code spacing} apart. */
+  private List<String> setDue(String run, Instant firstDue, int count, long spacingMillis)
+      throws IOException {
+    List<String> due = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      String key = run + "-due-" + i;
+      String fireAt = firstDue.plusMillis(spacingMillis * i).toString();
+      cluster.api(1 + i % 3).set(key, "{\"fireAt\": \"" + fireAt + "\"}");
+      due.add(key);
+    }
+    return due;
+  }
+
+  /** Until every node sees {@code members} members and reports {@code health}. */
+  private void awaitEveryNode(int members, String health) throws Exception {
+    for (int node = 1; node <= 3; node++) {
+      int n = node;
+      await(
+          "node" + n + " in a view of " + members + ", " + health,
+          () ->
+              cluster.api(n).members().size() == members && cluster.api(n).health().equals(health));
+    }
+  }
+
+  /** The FIRED records of {@code due}, once every one fired; asserts each fired exactly once. */
+  private Map<String, List<AuditRecord>> awaitFiredOnceEach(Instant since, List<String> due)
+      throws Exception {
+    Fires.await(cluster.api(1), since, due, Instant.now().plusSeconds(30));
+    Thread.sleep(3_000); // room for a duplicate to show up
+    Map<String, List<AuditRecord>> fired = Fires.byKey(cluster.api(1), since, due);
+    assertThat(fired.keySet())
+        .as("every due reminder fired")
+        .containsExactlyInAnyOrderElementsOf(due);
+    assertThat(fired).allSatisfy((key, fires) -> assertThat(fires).as(key).hasSize(1));
+    return fired;
   }
 
   private static void await(String what, Callable<Boolean> condition) throws Exception {

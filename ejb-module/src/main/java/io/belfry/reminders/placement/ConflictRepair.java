@@ -1,22 +1,32 @@
 package io.belfry.reminders.placement;
 
+import io.belfry.reminders.model.ReminderCodec;
+import io.belfry.reminders.model.ReminderId;
+import io.belfry.reminders.store.CacheValues;
 import io.belfry.reminders.store.VersionMerge;
+import java.util.ArrayList;
+import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
 import org.infinispan.Cache;
 import org.infinispan.conflict.ConflictManager;
 import org.infinispan.conflict.ConflictManagerFactory;
+import org.infinispan.container.entries.CacheEntry;
+import org.infinispan.container.entries.InternalCacheValue;
+import org.infinispan.encoding.DataConversion;
 import org.infinispan.notifications.Listener;
 import org.infinispan.notifications.cachemanagerlistener.annotation.Merged;
 import org.infinispan.notifications.cachemanagerlistener.event.MergeEvent;
+import org.infinispan.remoting.transport.Address;
 import org.jboss.logging.Logger;
 
 /**
  * Reconciles the replicas of the reminders cache with {@link VersionMerge} after partitions merge.
  * The WildFly subsystem cannot name a custom merge policy (only Infinispan's built-in ones, none of
- * which knows Belfry's versions), so the cache runs with merge policy NONE and this listener runs
- * Infinispan's conflict resolution itself: on the coordinator, off the notification thread, once
- * the merged topology has finished its state transfer.
+ * which knows Belfry's versions), so the cache runs with merge policy NONE and this listener
+ * reconciles the replicas itself: on the coordinator, off the notification thread, once the merged
+ * topology has finished its state transfer, with conditional writes only.
  */
 @Listener
 public final class ConflictRepair {
@@ -24,6 +34,7 @@ public final class ConflictRepair {
   private static final Logger LOG = Logger.getLogger(ConflictRepair.class);
   private static final int ATTEMPTS = 60;
   private static final long PAUSE_MILLIS = 500;
+  private static final int SETTLE_ATTEMPTS = 20;
 
   private final Cache<String, String> cache;
   private final Executor executor;
@@ -52,6 +63,92 @@ public final class ConflictRepair {
   }
 
   /**
+   * Walks the keys whose replicas differ and settles each on the winner of {@link VersionMerge}.
+   * Not {@code resolveConflicts}: that writes its result unconditionally, and the nodes keep firing
+   * while it runs, so a fire committed between its read and its write (a tombstone) was overwritten
+   * by the pending version it had read, and fired again. Found by {@code PartitionClusterIT}.
+   */
+  private int reconcile(ConflictManager<String, String> conflicts) {
+    VersionMerge rule = VersionMerge.of(cache);
+    DataConversion keys = cache.getAdvancedCache().getKeyDataConversion();
+    DataConversion values = cache.getAdvancedCache().getValueDataConversion();
+    int[] differing = {0};
+    try (Stream<Map<Address, CacheEntry<String, String>>> all = conflicts.getConflicts()) {
+      all.forEach(
+          replicas -> {
+            differing[0]++;
+            CacheEntry<String, String> winner =
+                rule.merge(null, new ArrayList<>(replicas.values()));
+            if (winner == null || winner.getKey() == null || winner.getValue() == null) {
+              return;
+            }
+            // in the storage form: not a String in WildFly, whatever the generic type says
+            Object storageKey = ((CacheEntry<?, ?>) winner).getKey();
+            settle(
+                conflicts,
+                storageKey,
+                (String) keys.fromStorage(winner.getKey()),
+                (String) values.fromStorage(winner.getValue()));
+          });
+    }
+    return differing[0];
+  }
+
+  /**
+   * Writes {@code winner} to every replica unless what the key's primary owner holds now beats it,
+   * with a write conditional on that value (a conditional write is decided by the primary): a set,
+   * cancel or fire committed since the conflict was read is never undone. Writing back the current
+   * value also brings the lagging replicas in line.
+   */
+  private void settle(
+      ConflictManager<String, String> conflicts, Object storageKey, String key, String winner) {
+    DataConversion values = cache.getAdvancedCache().getValueDataConversion();
+    for (int attempt = 0; attempt < SETTLE_ATTEMPTS; attempt++) {
+      Address primary =
+          cache
+              .getAdvancedCache()
+              .getDistributionManager()
+              .getCacheTopology()
+              .getDistribution(storageKey)
+              .primary();
+      InternalCacheValue<?> held = versionsOf(conflicts, storageKey).get(primary);
+      String current =
+          held == null || held.getValue() == null
+              ? null
+              : (String) values.fromStorage(held.getValue());
+      if (current == null) {
+        if (cache.putIfAbsent(key, winner) == null) {
+          return;
+        }
+        continue;
+      }
+      String kept = beats(key, winner, current) ? winner : current;
+      if (cache.replace(key, current, kept)) {
+        return;
+      }
+    }
+    LOG.warnf("BELFRY-0023 Replicas of %s not reconciled: it kept changing", key);
+  }
+
+  /** Every replica's value of a key given in its storage form, as conflict resolution reads it. */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static Map<Address, InternalCacheValue<?>> versionsOf(
+      ConflictManager<String, String> conflicts, Object storageKey) {
+    return (Map) ((ConflictManager) conflicts).getAllVersions(storageKey);
+  }
+
+  private static boolean beats(String key, String challenger, String holder) {
+    try {
+      ReminderId id = ReminderId.fromCacheKey(key);
+      return VersionMerge.beats(
+          ReminderCodec.decode(id, CacheValues.fromCache(challenger)),
+          ReminderCodec.decode(id, CacheValues.fromCache(holder)));
+    } catch (RuntimeException e) {
+      return false; // not Belfry's entry, or damaged: keep what the key holds
+    }
+  }
+
+  /**
    * Resolves every key whose replicas differ, once no state transfer is in progress; retried while
    * the topology is still settling. One repair at a time on this node.
    *
@@ -69,10 +166,10 @@ public final class ConflictRepair {
           if (!conflicts.isStateTransferInProgress()
               && !conflicts.isConflictResolutionInProgress()) {
             long start = System.nanoTime();
-            conflicts.resolveConflicts(VersionMerge.of(cache));
+            int keys = reconcile(conflicts);
             LOG.infof(
-                "BELFRY-0021 Replicas reconciled in %d ms",
-                (System.nanoTime() - start) / 1_000_000);
+                "BELFRY-0021 Replicas reconciled in %d ms (%d keys differed)",
+                (System.nanoTime() - start) / 1_000_000, keys);
             return true;
           }
         } catch (RuntimeException e) {

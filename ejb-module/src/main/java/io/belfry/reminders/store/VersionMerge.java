@@ -65,10 +65,18 @@ public final class VersionMerge implements EntryMergePolicy<String, String> {
     if (first == null) {
       return b;
     }
-    if (second.version() != first.version()) {
-      return second.version() > first.version() ? b : a;
+    return beats(second, first) ? b : a;
+  }
+
+  /**
+   * Whether {@code challenger} replaces {@code holder} under Belfry's rule: a higher version, or
+   * the tombstone of the same version.
+   */
+  public static boolean beats(ReminderRecord challenger, ReminderRecord holder) {
+    if (challenger.version() != holder.version()) {
+      return challenger.version() > holder.version();
     }
-    return second.isTombstone() && !first.isTombstone() ? b : a;
+    return challenger.isTombstone() && !holder.isTombstone();
   }
 
   private static boolean present(CacheEntry<String, String> entry) {

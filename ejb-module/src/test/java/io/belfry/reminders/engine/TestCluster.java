@@ -134,7 +134,12 @@ final class TestCluster implements AutoCloseable {
   }
 
   void awaitStableTopology(int members) {
+    awaitStableTopology(members, AWAIT);
+  }
+
+  void awaitStableTopology(int members, Duration timeout) {
     await(
+        timeout,
         () ->
             caches.values().stream()
                 .allMatch(
@@ -147,7 +152,11 @@ final class TestCluster implements AutoCloseable {
   }
 
   static void await(BooleanSupplier condition, String what) {
-    long deadline = System.nanoTime() + AWAIT.toNanos();
+    await(AWAIT, condition, what);
+  }
+
+  static void await(Duration timeout, BooleanSupplier condition, String what) {
+    long deadline = System.nanoTime() + timeout.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
         throw new AssertionError("Timed out waiting for " + what);

@@ -237,13 +237,10 @@ class SchedulerTest {
 
   @Test
   void tick_versionsMintedBeforeStart_checkedByTheGuardInOneBatch_outlivedBuriedNotFired() {
-    // stored before this node started, as a restart finds them in the file store
-    ReminderEngine previousLife =
-        ReminderEngine.builder(node, node, node).clock(clock).delivery(fire -> {}).build();
     Instant due = clock.now().plusSeconds(30);
     ReminderId back = ReminderId.of("ns", "back");
-    long backVersion = previousLife.set(ReminderSpec.once(back, due, null)).record().version();
-    previousLife.set(ReminderSpec.once(ReminderId.of("ns", "kept"), due, null));
+    long backVersion = storedBeforeStart(back, due);
+    storedBeforeStart(ReminderId.of("ns", "kept"), due);
     List<List<ResurrectionGuard.Candidate>> asked = new CopyOnWriteArrayList<>();
     ReminderEngine engine =
         ReminderEngine.builder(node, node, node)
@@ -276,10 +273,8 @@ class SchedulerTest {
 
   @Test
   void tick_guardCannotAnswer_firesUnchecked() {
-    ReminderEngine previousLife =
-        ReminderEngine.builder(node, node, node).clock(clock).delivery(fire -> {}).build();
     Instant due = clock.now().plusSeconds(1);
-    previousLife.set(ReminderSpec.once(ReminderId.of("ns", "unchecked"), due, null));
+    storedBeforeStart(ReminderId.of("ns", "unchecked"), due);
     ReminderEngine engine =
         ReminderEngine.builder(node, node, node)
             .clock(clock)
@@ -295,5 +290,15 @@ class SchedulerTest {
 
     assertThat(engine.tick()).isOne();
     assertThat(fired).extracting(ReminderFired::getKey).containsExactly("unchecked");
+  }
+
+  /**
+   * Stores a reminder as an earlier run of this node left it in the file store (set by an engine
+   * that is gone); returns its version.
+   */
+  private long storedBeforeStart(ReminderId id, Instant due) {
+    ReminderEngine previousLife =
+        ReminderEngine.builder(node, node, node).clock(clock).delivery(fire -> {}).build();
+    return previousLife.set(ReminderSpec.once(id, due, null)).record().version();
   }
 }
