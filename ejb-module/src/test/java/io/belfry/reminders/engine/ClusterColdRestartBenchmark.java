@@ -49,7 +49,7 @@ class ClusterColdRestartBenchmark {
   static final int OVERDUE = 1_000;
   private static final int PENDING = Integer.getInteger("bench.restartReminders", DEFAULT_PENDING);
   private static final int BATCH = 1_000;
-  private static final Duration PATIENCE = Duration.ofMinutes(10);
+  private static final Duration PATIENCE = Duration.ofMinutes(20);
 
   @TempDir Path dir;
 
