@@ -1,8 +1,5 @@
 package io.belfry.reminders.placement;
 
-import io.belfry.reminders.model.ReminderCodec;
-import io.belfry.reminders.model.ReminderId;
-import io.belfry.reminders.store.CacheValues;
 import io.belfry.reminders.store.VersionMerge;
 import java.util.ArrayList;
 import java.util.Map;
@@ -122,7 +119,7 @@ public final class ConflictRepair {
         }
         continue;
       }
-      String kept = beats(key, winner, current) ? winner : current;
+      String kept = VersionMerge.beats(key, winner, current) ? winner : current;
       if (cache.replace(key, current, kept)) {
         return;
       }
@@ -135,17 +132,6 @@ public final class ConflictRepair {
   private static Map<Address, InternalCacheValue<?>> versionsOf(
       ConflictManager<String, String> conflicts, Object storageKey) {
     return (Map) ((ConflictManager) conflicts).getAllVersions(storageKey);
-  }
-
-  private static boolean beats(String key, String challenger, String holder) {
-    try {
-      ReminderId id = ReminderId.fromCacheKey(key);
-      return VersionMerge.beats(
-          ReminderCodec.decode(id, CacheValues.fromCache(challenger)),
-          ReminderCodec.decode(id, CacheValues.fromCache(holder)));
-    } catch (RuntimeException e) {
-      return false; // not Belfry's entry, or damaged: keep what the key holds
-    }
   }
 
   /**

@@ -69,6 +69,21 @@ public final class VersionMerge implements EntryMergePolicy<String, String> {
   }
 
   /**
+   * The rule on two cache values of {@code cacheKey} as Belfry writes them; false when either does
+   * not decode (not Belfry's entry, or damaged), so that what the key holds is kept.
+   */
+  public static boolean beats(String cacheKey, String challenger, String holder) {
+    try {
+      ReminderId id = ReminderId.fromCacheKey(cacheKey);
+      return beats(
+          ReminderCodec.decode(id, CacheValues.fromCache(challenger)),
+          ReminderCodec.decode(id, CacheValues.fromCache(holder)));
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  /**
    * Whether {@code challenger} replaces {@code holder} under Belfry's rule: a higher version, or
    * the tombstone of the same version.
    */

@@ -106,12 +106,7 @@ class SchedulerTest {
   @Test
   void sweep_ownershipGainedWithoutNotification_firesWithinAScanInterval() {
     node.owner = false;
-    ReminderEngine engine =
-        ReminderEngine.builder(node, node, node)
-            .clock(clock)
-            .listener(listener)
-            .delivery(fire -> {})
-            .build();
+    ReminderEngine engine = engineOnNode().build();
     engine.start();
     engine.set(ReminderSpec.once(ReminderId.of("ns", "moved"), clock.now(), null));
     assertThat(engine.tick()).as("not the owner").isZero();
@@ -161,12 +156,7 @@ class SchedulerTest {
   @Test
   void tick_overdueBacklog_firesAtTheBackfillRate() {
     ReminderEngine engine =
-        ReminderEngine.builder(node, node, node)
-            .clock(clock)
-            .listener(listener)
-            .delivery(fire -> {})
-            .settings(EngineSettings.DEFAULTS.withBackfillRatePerSecond(10))
-            .build();
+        engineOnNode().settings(EngineSettings.DEFAULTS.withBackfillRatePerSecond(10)).build();
     Instant due = clock.now();
     for (int i = 0; i < 35; i++) {
       engine.set(ReminderSpec.once(ReminderId.of("ns", "r" + i), due, null));
@@ -187,12 +177,7 @@ class SchedulerTest {
 
   @Test
   void sweep_tombstoneOlderThanTtl_isArchivedThenRemoved() {
-    ReminderEngine engine =
-        ReminderEngine.builder(node, node, node)
-            .clock(clock)
-            .listener(listener)
-            .delivery(fire -> {})
-            .build();
+    ReminderEngine engine = engineOnNode().build();
     engine.start();
     engine.set(ReminderSpec.once(ReminderId.of("ns", "x"), clock.now().plusSeconds(1), null));
     engine.set(ReminderSpec.once(ReminderId.of("ns", "y"), clock.now().plusSeconds(5), null));
@@ -213,12 +198,7 @@ class SchedulerTest {
 
   @Test
   void sweep_archiveFails_tombstoneKeptAndArchivedAtALaterSweep() {
-    ReminderEngine engine =
-        ReminderEngine.builder(node, node, node)
-            .clock(clock)
-            .listener(listener)
-            .delivery(fire -> {})
-            .build();
+    ReminderEngine engine = engineOnNode().build();
     engine.start();
     engine.set(ReminderSpec.once(ReminderId.of("ns", "z"), clock.now().plusSeconds(5), null));
     engine.cancel(ReminderId.of("ns", "z"));
@@ -243,10 +223,7 @@ class SchedulerTest {
     storedBeforeStart(ReminderId.of("ns", "kept"), due);
     List<List<ResurrectionGuard.Candidate>> asked = new CopyOnWriteArrayList<>();
     ReminderEngine engine =
-        ReminderEngine.builder(node, node, node)
-            .clock(clock)
-            .listener(listener)
-            .delivery(fire -> {})
+        engineOnNode()
             .resurrectionGuard(
                 candidates -> {
                   asked.add(candidates);
@@ -276,10 +253,7 @@ class SchedulerTest {
     Instant due = clock.now().plusSeconds(1);
     storedBeforeStart(ReminderId.of("ns", "unchecked"), due);
     ReminderEngine engine =
-        ReminderEngine.builder(node, node, node)
-            .clock(clock)
-            .listener(listener)
-            .delivery(fire -> {})
+        engineOnNode()
             .resurrectionGuard(
                 candidates -> {
                   throw new IllegalStateException("audit database down");
@@ -300,5 +274,13 @@ class SchedulerTest {
     ReminderEngine previousLife =
         ReminderEngine.builder(node, node, node).clock(clock).delivery(fire -> {}).build();
     return previousLife.set(ReminderSpec.once(id, due, null)).record().version();
+  }
+
+  /** An engine on the in-memory node, driven by hand, reporting to {@link #listener}. */
+  private ReminderEngine.Builder engineOnNode() {
+    return ReminderEngine.builder(node, node, node)
+        .clock(clock)
+        .listener(listener)
+        .delivery(fire -> {});
   }
 }
