@@ -82,6 +82,12 @@ final class Api {
         response.statusCode(), response.headers().firstValue("Retry-After").orElse(null), type);
   }
 
+  /** {@code method} on any path of the API; the status, whatever it is. */
+  int status(String method, String path, String body) throws IOException {
+    HttpResponse<String> response = send(method, path, body);
+    return response.statusCode();
+  }
+
   /** The version this node's replica holds for a live reminder; -1 when there is none (404). */
   long version(String key) throws IOException {
     HttpResponse<String> response = send("GET", "/reminders/default/" + key, null);

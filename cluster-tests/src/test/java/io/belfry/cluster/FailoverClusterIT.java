@@ -23,9 +23,10 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * Three real WildFly nodes on loopback (server-config/cluster), one shared H2 audit database: a
- * node killed with {@code kill -9} while it owns due reminders, a graceful leave and join under a
- * steady stream of due reminders, the whole cluster killed and restarted. What "fired" means here
- * is what the audit table says: one FIRED record per occurrence, with its node and lateness.
+ * steady load with no failure (how the fires spread over the nodes), a node killed with {@code kill
+ * -9} while it owns due reminders, a graceful leave and join under a steady stream of due
+ * reminders, the whole cluster killed and restarted. What "fired" means here is what the audit
+ * table says: one FIRED record per occurrence, with its node and lateness.
  */
 @Tag("cluster")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -52,6 +53,42 @@ class FailoverClusterIT {
   @BeforeEach
   void everyNodeUp() {
     cluster.startAll();
+  }
+
+  @Test
+  @Order(0)
+  void steadyLoad_noFailure_firesSpreadOverEveryNodeExactlyOnce() throws Exception {
+    Instant since = Instant.now();
+    String run = "steady-" + since.toEpochMilli();
+    Instant first = since.plusSeconds(20);
+    List<String> keys = keys(run, 600);
+    // 20 due per second for 30 s, set through all three nodes
+    Parallel.forEach(
+        keys.size(),
+        i ->
+            cluster
+                .api(1 + i % 3)
+                .set(keys.get(i), "{\"fireAt\": \"" + first.plusMillis(50L * i) + "\"}"));
+    assertThat(Instant.now()).as("set up before the first is due").isBefore(first);
+
+    Fires.await(cluster.api(1), since, keys, first.plusSeconds(90));
+    Thread.sleep(3_000); // for a late duplicate to show
+    Map<String, List<AuditRecord>> fired = Fires.byKey(cluster.api(1), since, keys);
+    assertThat(fired.keySet()).as("every reminder fired").containsExactlyInAnyOrderElementsOf(keys);
+    assertThat(fired).allSatisfy((key, fires) -> assertThat(fires).as(key).hasSize(1));
+    Map<String, Long> perNode =
+        fired.values().stream()
+            .map(fires -> fires.get(0).node())
+            .collect(
+                java.util.stream.Collectors.groupingBy(
+                    n -> n, java.util.TreeMap::new, java.util.stream.Collectors.counting()));
+    assertThat(perNode.keySet())
+        .as("every node owns segments, so every node fires")
+        .containsExactlyInAnyOrder(cluster.name(1), cluster.name(2), cluster.name(3));
+    Fires.report(
+        Fires.latenessRow(
+            "steady load, no failure, 20 due/s for 30 s; fires per node " + perNode,
+            keys.stream().map(k -> fired.get(k).get(0)).toList()));
   }
 
   @Test

@@ -20,7 +20,13 @@ final class Fires {
   /** The FIRED records of these keys since {@code since}, grouped by key. */
   static Map<String, List<AuditRecord>> byKey(Api api, Instant since, Collection<String> keys)
       throws IOException {
-    return api.audit("FIRED", since).stream()
+    return byKey(api, "FIRED", since, keys);
+  }
+
+  /** The audit records of this type of these keys since {@code since}, grouped by key. */
+  static Map<String, List<AuditRecord>> byKey(
+      Api api, String type, Instant since, Collection<String> keys) throws IOException {
+    return api.audit(type, since).stream()
         .filter(r -> keys.contains(r.key()))
         .collect(Collectors.groupingBy(AuditRecord::key));
   }
@@ -32,12 +38,19 @@ final class Fires {
   static Map<String, List<AuditRecord>> await(
       Api api, Instant since, Collection<String> keys, Instant deadline)
       throws IOException, InterruptedException {
-    Map<String, List<AuditRecord>> fired = byKey(api, since, keys);
-    while (fired.size() < keys.size() && Instant.now().isBefore(deadline)) {
+    return await(api, "FIRED", since, keys, deadline);
+  }
+
+  /** Like {@link #await(Api, Instant, Collection, Instant)} for records of {@code type}. */
+  static Map<String, List<AuditRecord>> await(
+      Api api, String type, Instant since, Collection<String> keys, Instant deadline)
+      throws IOException, InterruptedException {
+    Map<String, List<AuditRecord>> found = byKey(api, type, since, keys);
+    while (found.size() < keys.size() && Instant.now().isBefore(deadline)) {
       Thread.sleep(1_000);
-      fired = byKey(api, since, keys);
+      found = byKey(api, type, since, keys);
     }
-    return fired;
+    return found;
   }
 
   /** p50 / p99 / max of the lateness of these records, as a table row. */

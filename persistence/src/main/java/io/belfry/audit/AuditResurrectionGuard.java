@@ -119,10 +119,13 @@ public class AuditResurrectionGuard implements ResurrectionGuard {
       return null;
     }
     return switch (type) {
-      case "FIRED", "DELIVERY_FAILED" -> ReminderState.FIRED;
+      case "FIRED", "DELIVERY_FAILED", "DELIVERED" -> ReminderState.FIRED;
       case "SKIPPED" -> ReminderState.SKIPPED;
       case "CANCELLED", "TOMBSTONE_PURGED" -> ReminderState.CANCELLED;
-      default -> null; // SET and REPLACED of this version say it was live
+      // SET and REPLACED say the version was live; an at-least-once delivery that is under way,
+      // retried or dead-lettered (DELIVERING, RETRY_SCHEDULED, DEAD_LETTERED, REDELIVERY_REQUESTED)
+      // is owed another attempt, which a resurrected copy may give
+      default -> null;
     };
   }
 

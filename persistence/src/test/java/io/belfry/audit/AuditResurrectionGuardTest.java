@@ -36,7 +36,13 @@ class AuditResurrectionGuardTest {
           row(Type.TOMBSTONE_PURGED, "ns", "purged", 50),
           row(Type.SET, "ns", "live", 60),
           row(Type.FIRED, "ns", "recurring", 70),
-          row(Type.FIRED, "other", "fired", 10));
+          row(Type.FIRED, "other", "fired", 10),
+          // at least once: every step is recorded under the fence
+          row(Type.DELIVERING, "ns", "delivered", 90),
+          row(Type.DELIVERED, "ns", "delivered", 90),
+          row(Type.DELIVERING, "ns", "interrupted", 91),
+          row(Type.RETRY_SCHEDULED, "ns", "retrying", 92),
+          row(Type.DEAD_LETTERED, "ns", "dead", 93));
 
       Map<ReminderId, ReminderState> outlived =
           new AuditResurrectionGuard(database.dataSource)
@@ -51,7 +57,12 @@ class AuditResurrectionGuardTest {
                       // the successor of an occurrence that fired: a newer version, live
                       candidate("ns", "recurring", 71),
                       candidate("ns", "unknown", 80),
-                      candidate("third", "fired", 10)));
+                      candidate("third", "fired", 10),
+                      candidate("ns", "delivered", 90),
+                      // owed another attempt: a resurrected copy may give it
+                      candidate("ns", "interrupted", 91),
+                      candidate("ns", "retrying", 92),
+                      candidate("ns", "dead", 93)));
 
       assertThat(outlived)
           .containsOnly(
@@ -59,7 +70,8 @@ class AuditResurrectionGuardTest {
               Map.entry(ReminderId.of("ns", "cancelled"), ReminderState.CANCELLED),
               Map.entry(ReminderId.of("ns", "replaced"), ReminderState.CANCELLED),
               Map.entry(ReminderId.of("ns", "skipped"), ReminderState.SKIPPED),
-              Map.entry(ReminderId.of("ns", "purged"), ReminderState.CANCELLED));
+              Map.entry(ReminderId.of("ns", "purged"), ReminderState.CANCELLED),
+              Map.entry(ReminderId.of("ns", "delivered"), ReminderState.FIRED));
     }
   }
 

@@ -10,12 +10,16 @@ import java.util.Objects;
  * an immutable snapshot of one version.
  *
  * @param version the hybrid-logical-clock version of this entry (the fence its fire carries)
- * @param nextFireAt the due time of the pending occurrence; {@code null} once it is a tombstone
+ * @param nextFireAt when the reminder next comes due: the pending occurrence's due time, the next
+ *     attempt of a failed at-least-once delivery, or the expiry of a delivery's lease; {@code null}
+ *     for a tombstone or dead letter
  * @param scheduleText the schedule in normal form ({@link Schedule#text()}), e.g. {@code once},
  *     {@code every PT15M}, {@code cron 0 9 * * MON-FRI Europe/Paris}, {@code
  *     R5/2026-11-21T09:00:00Z/PT1H}
  * @param occurrence the position of the pending (or last) occurrence, from 1
  * @param payload copied in and out; never {@code null}
+ * @param attempts at least once: deliveries of the due occurrence started so far (0 if none)
+ * @param lastError at least once: what the last failed attempt threw, or {@code null}
  */
 public record Reminder(
     String namespace,
@@ -34,7 +38,9 @@ public record Reminder(
     byte[] payload,
     String contentType,
     Instant createdAt,
-    Instant updatedAt) {
+    Instant updatedAt,
+    int attempts,
+    String lastError) {
 
   public Reminder {
     Objects.requireNonNull(namespace, "namespace");
@@ -76,7 +82,9 @@ public record Reminder(
         && Arrays.equals(payload, other.payload)
         && Objects.equals(contentType, other.contentType)
         && Objects.equals(createdAt, other.createdAt)
-        && Objects.equals(updatedAt, other.updatedAt);
+        && Objects.equals(updatedAt, other.updatedAt)
+        && attempts == other.attempts
+        && Objects.equals(lastError, other.lastError);
   }
 
   @Override

@@ -9,7 +9,8 @@ import java.util.Objects;
  * ReminderFired}. Observers must not block: the engine calls them on its own threads.
  *
  * @param type what happened
- * @param version the version concerned (the fence of a fire)
+ * @param version the version concerned: the fence of a fire, which all steps of an at-least-once
+ *     delivery share
  * @param occurrence the position concerned (0 when none applies)
  * @param dueAt when the occurrence was due, or {@code null}
  * @param at when it happened, on this node's clock
@@ -39,7 +40,17 @@ public record ReminderActivity(
     DELIVERY_FAILED,
     SKIPPED,
     /** Archived in an {@link ExpiredTombstones} event just before the tombstone is removed. */
-    TOMBSTONE_PURGED
+    TOMBSTONE_PURGED,
+    /** At least once: a node leased the due occurrence and starts attempt {@code detail}. */
+    DELIVERING,
+    /** At least once: an attempt succeeded and the occurrence is committed. */
+    DELIVERED,
+    /** At least once: an attempt failed; {@code detail} says why and when the next one is. */
+    RETRY_SCHEDULED,
+    /** At least once: the last attempt failed (or its lease expired); kept as a dead letter. */
+    DEAD_LETTERED,
+    /** An operator sent a dead letter again. */
+    REDELIVERY_REQUESTED
   }
 
   /** An activity of the engine itself, with no principal. */

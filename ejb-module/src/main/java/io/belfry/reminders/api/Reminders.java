@@ -107,6 +107,16 @@ public interface Reminders {
   void cancel(String namespace, String key);
 
   /**
+   * Sends a dead letter ({@link ReminderStatus#DEAD_LETTER}) again: it becomes pending, due now,
+   * with the same fence and a fresh count of attempts. To drop a dead letter instead, {@link
+   * #cancel(String, String) cancel} it.
+   *
+   * @throws ReminderNotFoundException if this namespace and key hold no dead letter
+   * @throws InvalidReminderException if the namespace or key is not valid
+   */
+  void redeliver(String namespace, String key);
+
+  /**
    * One page of the reminders matching {@code query}, in key order, without loading the rest.
    *
    * @throws InvalidReminderException if the query breaks a rule (limit, range, prefix)

@@ -5,6 +5,7 @@ import io.belfry.reminders.api.ReminderActivity;
 import io.belfry.reminders.api.ReminderActivity.Type;
 import io.belfry.reminders.api.ReminderFired;
 import io.belfry.reminders.fire.EngineListener;
+import io.belfry.reminders.model.DeliveryProgress;
 import io.belfry.reminders.model.ReminderRecord;
 import io.belfry.reminders.placement.ClusterView;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -62,6 +63,45 @@ public class ActivityAnnouncer implements EngineListener {
   }
 
   @Override
+  public void delivering(ReminderFired fire) {
+    announce(of(Type.DELIVERING, fire, "attempt " + fire.getAttempt()));
+  }
+
+  @Override
+  public void delivered(ReminderFired fire) {
+    announce(of(Type.DELIVERED, fire, "attempt " + fire.getAttempt()));
+  }
+
+  @Override
+  public void retryScheduled(ReminderFired fire, Throwable failure, long retryAtMillis) {
+    announce(
+        of(
+            Type.RETRY_SCHEDULED,
+            fire,
+            "attempt "
+                + fire.getAttempt()
+                + " failed: "
+                + DeliveryProgress.describe(failure)
+                + "; next attempt at "
+                + Instant.ofEpochMilli(retryAtMillis)));
+  }
+
+  @Override
+  public void deadLettered(ReminderRecord deadLetter) {
+    announce(
+        of(
+            Type.DEAD_LETTERED,
+            deadLetter,
+            "after " + deadLetter.attempts() + " attempts: " + deadLetter.progress().lastError(),
+            null));
+  }
+
+  @Override
+  public void redeliveryRequested(ReminderRecord pending) {
+    announce(change(Type.REDELIVERY_REQUESTED, pending, null));
+  }
+
+  @Override
   public void skipped(ReminderRecord record, long skippedPositions) {
     announce(of(Type.SKIPPED, record, "skipped " + skippedPositions, null));
   }
@@ -95,7 +135,7 @@ public class ActivityAnnouncer implements EngineListener {
         type,
         record.id().namespace(),
         record.id().key(),
-        record.version(),
+        record.fence(),
         record.occurrence(),
         Instant.ofEpochMilli(record.nextDueMillis()),
         Instant.now(),

@@ -4,6 +4,7 @@ import io.belfry.reminders.api.Namespace;
 import io.belfry.reminders.api.ReminderFired;
 import io.belfry.reminders.config.BelfryExecutor;
 import io.belfry.reminders.fire.Delivery;
+import io.belfry.reminders.sink.Sinks;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
@@ -16,6 +17,10 @@ import org.jboss.logging.Logger;
  * {@link Namespace}: synchronous observers run on this (the delivery executor's) thread and an
  * exception of theirs makes the delivery fail; asynchronous observers ({@code @ObservesAsync}) are
  * notified on the same executor, and their failures are logged and announced as well.
+ *
+ * <p>Then the namespace's sinks ({@link Sinks}: a webhook) get the fire, once the synchronous
+ * observers have returned. A sink that fails makes the delivery fail like an observer that throws:
+ * the engine audits it under at-most-once and retries the whole delivery under at-least-once.
  */
 @ApplicationScoped
 public class CdiDelivery implements Delivery {
@@ -27,6 +32,8 @@ public class CdiDelivery implements Delivery {
   @Inject @BelfryExecutor ManagedExecutorService executor;
 
   @Inject ActivityAnnouncer announcer;
+
+  @Inject Sinks sinks;
 
   @Override
   public void deliver(ReminderFired fire) {
@@ -46,5 +53,6 @@ public class CdiDelivery implements Delivery {
               }
             });
     selected.fire(fire);
+    sinks.forward(fire);
   }
 }

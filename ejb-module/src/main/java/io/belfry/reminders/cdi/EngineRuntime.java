@@ -62,6 +62,7 @@ public class EngineRuntime {
             .listener(announcer)
             .servedNamespaces(namespaces::serves)
             .settings(BelfrySettings.fromSystemProperties())
+            .atLeastOnce(BelfrySettings.atLeastOnceFromSystemProperties())
             .resurrectionGuard(guards.isResolvable() ? guards.get() : ResurrectionGuard.NONE)
             .build();
     engine.start();

@@ -125,6 +125,11 @@ public class RemindersBean implements Reminders {
   }
 
   @Override
+  public void redeliver(String namespace, String key) {
+    engine().redeliver(id(namespace, key));
+  }
+
+  @Override
   public ReminderPage list(ReminderQuery query) {
     ReminderQuery q = query == null ? ReminderQuery.all() : query;
     check(validator.validate(q));
@@ -189,7 +194,7 @@ public class RemindersBean implements Reminders {
         r.id().key(),
         r.version(),
         ReminderStatus.valueOf(r.state().name()),
-        r.isTombstone() ? null : Instant.ofEpochMilli(r.nextDueMillis()),
+        r.state().isArmed() ? Instant.ofEpochMilli(r.armAtMillis()) : null,
         r.schedule(),
         r.schedule().text(),
         r.untilMillis() == null ? null : Instant.ofEpochMilli(r.untilMillis()),
@@ -201,6 +206,8 @@ public class RemindersBean implements Reminders {
         r.payload(),
         r.contentType(),
         Instant.ofEpochMilli(r.createdAtMillis()),
-        Instant.ofEpochMilli(r.updatedAtMillis()));
+        Instant.ofEpochMilli(r.updatedAtMillis()),
+        r.attempts(),
+        r.progress() == null ? null : r.progress().lastError());
   }
 }

@@ -1,9 +1,13 @@
 package io.belfry.reminders.config;
 
+import io.belfry.reminders.fire.AtLeastOnceSettings;
 import io.belfry.reminders.fire.EngineSettings;
+import io.belfry.reminders.fire.RetryPolicy;
 import io.belfry.reminders.schedule.ScheduleParser;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -18,6 +22,21 @@ public final class BelfrySettings {
   public static final String TOMBSTONE_TTL = "belfry.tombstone-ttl";
   public static final String BACKFILL_RATE = "belfry.backfill-rate";
   public static final String BACKLOG_LATENESS = "belfry.backlog-lateness";
+  public static final String LEASE = "belfry.delivery.lease";
+
+  /** Global retry settings: {@code belfry.retry.max-attempts} and so on. */
+  public static final String RETRY_PREFIX = "belfry.retry.";
+
+  /**
+   * Per-namespace retry settings, which win over the global ones: {@code
+   * belfry.namespace.<namespace>.retry.max-attempts} and so on.
+   */
+  public static final String NAMESPACE_PREFIX = "belfry.namespace.";
+
+  static final String MAX_ATTEMPTS = "max-attempts";
+  static final String INITIAL_DELAY = "initial-delay";
+  static final String MULTIPLIER = "multiplier";
+  static final String MAX_DELAY = "max-delay";
 
   private BelfrySettings() {}
 
@@ -31,6 +50,42 @@ public final class BelfrySettings {
         read(BACKLOG_LATENESS, BelfrySettings::duration, d.backlogLateness()),
         d.sweepSegmentsPerScan(),
         d.maxFiresPerRun());
+  }
+
+  /**
+   * Leases and retry policies of at-least-once deliveries from system properties. Every retry
+   * property present is read now, per namespace too, so a malformed one stops the deployment rather
+   * than the first retry.
+   */
+  public static AtLeastOnceSettings atLeastOnceFromSystemProperties() {
+    Duration lease = read(LEASE, BelfrySettings::duration, AtLeastOnceSettings.DEFAULT_LEASE);
+    RetryPolicy global = retryPolicy(RETRY_PREFIX, RetryPolicy.DEFAULT);
+    Map<String, RetryPolicy> perNamespace = new HashMap<>();
+    for (String property : System.getProperties().stringPropertyNames()) {
+      int retry = property.lastIndexOf(".retry.");
+      if (property.startsWith(NAMESPACE_PREFIX) && retry > NAMESPACE_PREFIX.length()) {
+        String namespace = property.substring(NAMESPACE_PREFIX.length(), retry);
+        perNamespace.computeIfAbsent(
+            namespace, ns -> retryPolicy(NAMESPACE_PREFIX + ns + ".retry.", global));
+      }
+    }
+    try {
+      return new AtLeastOnceSettings(lease, ns -> perNamespace.getOrDefault(ns, global));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalStateException("system property " + LEASE + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static RetryPolicy retryPolicy(String prefix, RetryPolicy fallback) {
+    try {
+      return new RetryPolicy(
+          read(prefix + MAX_ATTEMPTS, Integer::valueOf, fallback.maxAttempts()),
+          read(prefix + INITIAL_DELAY, BelfrySettings::duration, fallback.initialDelay()),
+          read(prefix + MULTIPLIER, Double::valueOf, fallback.multiplier()),
+          read(prefix + MAX_DELAY, BelfrySettings::duration, fallback.maxDelay()));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalStateException("system properties " + prefix + "*: " + e.getMessage(), e);
+    }
   }
 
   /** Durations as reminders take them: {@code PT1S}, {@code 1s}, {@code 500ms}, or {@code 0}. */

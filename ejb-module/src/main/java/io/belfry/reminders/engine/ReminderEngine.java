@@ -2,6 +2,7 @@ package io.belfry.reminders.engine;
 
 import io.belfry.reminders.api.ReminderNotFoundException;
 import io.belfry.reminders.api.RemindersUnavailableException;
+import io.belfry.reminders.fire.AtLeastOnceSettings;
 import io.belfry.reminders.fire.Delivery;
 import io.belfry.reminders.fire.EngineListener;
 import io.belfry.reminders.fire.EngineSettings;
@@ -34,6 +35,7 @@ import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 import org.infinispan.Cache;
 import org.jboss.logging.Logger;
 
@@ -95,7 +97,8 @@ public final class ReminderEngine {
             Objects.requireNonNull(b.delivery, "delivery is required"),
             b.listener,
             b.settings,
-            b.resurrectionGuard);
+            b.resurrectionGuard,
+            b.atLeastOnce);
   }
 
   /** An engine on the replicated reminders cache. */
@@ -152,6 +155,16 @@ public final class ReminderEngine {
   /** Sweeps every owned segment now: re-arms missed entries, purges expired tombstones. */
   public void sweep() {
     scheduler.sweepAll();
+  }
+
+  /** Renews the leases of this node's at-least-once deliveries now (a timer does it otherwise). */
+  public void renewLeases() {
+    scheduler.renewLeases();
+  }
+
+  /** How many at-least-once deliveries are under way on this node. */
+  public int deliveriesInFlight() {
+    return scheduler.deliveriesInFlight();
   }
 
   /** How many reminders this node has armed; for health and tests. */
@@ -245,12 +258,56 @@ public final class ReminderEngine {
 
   /**
    * Cancels the live version of {@code id}: it will not fire (a delivery already committed may
-   * still be under way).
+   * still be under way). A dead letter is live in this sense: cancelling it drops it.
    *
    * @return the tombstone now stored
    * @throws ReminderNotFoundException if there is no live version
    */
   public ReminderRecord cancel(ReminderId id) {
+    ReminderRecord tombstone =
+        rewrite(
+            id,
+            "cancel",
+            live -> {
+              if (live.isTombstone()) {
+                throw new ReminderNotFoundException(id.namespace(), id.key());
+              }
+              return live.tombstone(ReminderState.CANCELLED, clock.millis());
+            });
+    announce(() -> listener.cancelled(tombstone));
+    return tombstone;
+  }
+
+  /**
+   * Sends a dead letter again: it becomes pending, due now, with the same fence and fresh attempts.
+   *
+   * @return the pending entry now stored
+   * @throws ReminderNotFoundException if {@code id} holds no dead letter
+   */
+  public ReminderRecord redeliver(ReminderId id) {
+    ReminderRecord pending =
+        rewrite(
+            id,
+            "redeliver",
+            stored -> {
+              if (stored.state() != ReminderState.DEAD_LETTER) {
+                throw new ReminderNotFoundException(id.namespace(), id.key());
+              }
+              return stored.redelivered(versions.mint(), clock.millis());
+            });
+    announce(() -> listener.redeliveryRequested(pending));
+    return pending;
+  }
+
+  /**
+   * The write loop of an operation on a stored entry: read it, derive its successor ({@code next}
+   * throws when the entry does not allow the operation), replace exactly what was read, and start
+   * over if someone else wrote first. While the cluster cannot take the write it waits, and a write
+   * whose answer was lost is recognised by reading it back, so it is neither applied twice nor
+   * reported as missing.
+   */
+  private ReminderRecord rewrite(
+      ReminderId id, String operation, UnaryOperator<ReminderRecord> next) {
     Objects.requireNonNull(id, "id");
     UnavailableWait wait = new UnavailableWait(id, unavailablePatience);
     ReminderRecord unconfirmed = null;
@@ -258,15 +315,14 @@ public final class ReminderEngine {
       try {
         Optional<StoredReminder> existing = store.get(id);
         if (unconfirmed != null && isStored(existing, unconfirmed)) {
-          // the cancel that failed with an unknown outcome had been applied
-          return cancelled(unconfirmed);
+          return unconfirmed;
         }
-        if (existing.isEmpty() || existing.get().record().isTombstone()) {
+        if (existing.isEmpty()) {
           throw new ReminderNotFoundException(id.namespace(), id.key());
         }
-        unconfirmed = existing.get().record().tombstone(ReminderState.CANCELLED, clock.millis());
+        unconfirmed = next.apply(existing.get().record());
         if (store.replace(existing.get(), unconfirmed)) {
-          return cancelled(unconfirmed);
+          return unconfirmed;
         }
         unconfirmed = null;
       } catch (StoreUnavailableException e) {
@@ -274,12 +330,7 @@ public final class ReminderEngine {
       }
     }
     throw new IllegalStateException(
-        "Could not cancel " + id.cacheKey() + ": " + MAX_WRITE_ATTEMPTS + " lost races");
-  }
-
-  private ReminderRecord cancelled(ReminderRecord tombstone) {
-    announce(() -> listener.cancelled(tombstone));
-    return tombstone;
+        "Could not " + operation + " " + id.cacheKey() + ": " + MAX_WRITE_ATTEMPTS + " lost races");
   }
 
   /**
@@ -386,6 +437,7 @@ public final class ReminderEngine {
     private EngineSettings settings = EngineSettings.DEFAULTS;
     private Duration unavailablePatience = DEFAULT_UNAVAILABLE_PATIENCE;
     private ResurrectionGuard resurrectionGuard = ResurrectionGuard.NONE;
+    private AtLeastOnceSettings atLeastOnce = AtLeastOnceSettings.DEFAULTS;
 
     private Builder(ReminderStore store, Ownership ownership, ChangeFeed feed) {
       this.store = Objects.requireNonNull(store, "store");
@@ -459,6 +511,14 @@ public final class ReminderEngine {
      */
     public Builder resurrectionGuard(ResurrectionGuard guard) {
       this.resurrectionGuard = Objects.requireNonNull(guard, "guard");
+      return this;
+    }
+
+    /**
+     * Leases and retries of at-least-once deliveries; default {@link AtLeastOnceSettings#DEFAULTS}.
+     */
+    public Builder atLeastOnce(AtLeastOnceSettings atLeastOnce) {
+      this.atLeastOnce = Objects.requireNonNull(atLeastOnce, "atLeastOnce");
       return this;
     }
 

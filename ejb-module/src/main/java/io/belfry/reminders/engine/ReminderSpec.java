@@ -61,6 +61,21 @@ public record ReminderSpec(
         "text/plain; charset=UTF-8");
   }
 
+  /** This spec with another delivery mode. */
+  public ReminderSpec withDelivery(DeliveryMode mode) {
+    return new ReminderSpec(
+        id,
+        schedule,
+        firstDue,
+        until,
+        maxOccurrences,
+        misfire,
+        deadline,
+        mode,
+        payload,
+        contentType);
+  }
+
   @Override
   public byte[] payload() {
     return payload.clone();

@@ -27,6 +27,27 @@ public interface EngineListener {
   /** The delivery of {@code fire} threw {@code failure}; the occurrence is not retried. */
   default void deliveryFailed(ReminderFired fire, Throwable failure) {}
 
+  /** At-least-once: this node leased {@code fire}'s occurrence and starts its attempt. */
+  default void delivering(ReminderFired fire) {}
+
+  /** At-least-once: the attempt {@code fire} succeeded and its outcome is committed. */
+  default void delivered(ReminderFired fire) {}
+
+  /**
+   * At-least-once: the attempt {@code fire} threw {@code failure}; the next attempt is due at
+   * {@code retryAtMillis}.
+   */
+  default void retryScheduled(ReminderFired fire, Throwable failure, long retryAtMillis) {}
+
+  /**
+   * At-least-once: the last attempt failed or its lease expired; {@code deadLetter} is kept until
+   * an operator redelivers or deletes it.
+   */
+  default void deadLettered(ReminderRecord deadLetter) {}
+
+  /** An operator sent a dead letter again: {@code pending} is due now, with fresh attempts. */
+  default void redeliveryRequested(ReminderRecord pending) {}
+
   /**
    * The misfire policy gave up {@code skippedPositions} positions of {@code record} (the version
    * that was due): overdue occurrences passed over, or the due one itself when not delivered.

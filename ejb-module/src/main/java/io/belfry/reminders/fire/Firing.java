@@ -1,5 +1,6 @@
 package io.belfry.reminders.fire;
 
+import io.belfry.reminders.api.DeliveryMode;
 import io.belfry.reminders.api.ReminderFired;
 import io.belfry.reminders.model.HybridLogicalClock;
 import io.belfry.reminders.model.ReminderCodecException;
@@ -32,7 +33,8 @@ import org.jboss.logging.Logger;
  * cancel, a former owner that has not yet seen the new topology) exactly one conditional write
  * wins, and only the winner of the fire's commit delivers: at most once by construction, exactly
  * once when nothing fails between commit and delivery (cf. db-scheduler's "pick with optimistic
- * version, then execute").
+ * version, then execute"). An {@link DeliveryMode#AT_LEAST_ONCE} reminder commits a lease instead,
+ * the same way; see {@link Leases}.
  *
  * <p>Stateless apart from its collaborators; thread-safe.
  */
@@ -80,11 +82,13 @@ public final class Firing {
   private final ReminderStore store;
   private final Ownership ownership;
   private final HybridLogicalClock versions;
+  private final Leases leases;
 
-  public Firing(ReminderStore store, Ownership ownership, HybridLogicalClock versions) {
+  Firing(ReminderStore store, Ownership ownership, HybridLogicalClock versions, Leases leases) {
     this.store = Objects.requireNonNull(store, "store");
     this.ownership = Objects.requireNonNull(ownership, "ownership");
     this.versions = Objects.requireNonNull(versions, "versions");
+    this.leases = Objects.requireNonNull(leases, "leases");
   }
 
   /** Validates {@code hint} at {@code nowMillis} and, if it holds, commits its fire. */
@@ -96,19 +100,27 @@ public final class Firing {
         return Attempt.of(Outcome.STALE);
       }
       ReminderRecord record = live.get().record();
-      if (record.state() != ReminderState.PENDING || record.version() != hint.version()) {
+      if (!record.state().isArmed() || record.version() != hint.version()) {
         return Attempt.of(Outcome.STALE);
       }
       if (!ownership.isPrimaryOwner(key)) {
         return Attempt.of(Outcome.NOT_OWNER);
       }
-      if (record.nextDueMillis() > nowMillis) {
-        return new Attempt(Outcome.NOT_YET, record.nextDueMillis(), null, null, null, null);
+      if (record.armAtMillis() > nowMillis) {
+        return new Attempt(Outcome.NOT_YET, record.armAtMillis(), null, null, null, null);
+      }
+      if (record.progress() != null) {
+        // a retry, or a lease that expired: the occurrence was decided for delivery already
+        return leases.lease(live.get(), nowMillis);
       }
       MisfireDecision decision = decide(record, nowMillis);
+      if (decision.deliver() && record.delivery() == DeliveryMode.AT_LEAST_ONCE) {
+        return leases.lease(live.get(), nowMillis);
+      }
       ReminderRecord successor = successor(record, decision, nowMillis);
       // Built before the commit: once the replace has won, nothing may fail before delivery.
-      ReminderFired fire = decision.deliver() ? fireOf(record, nowMillis) : null;
+      ReminderFired fire =
+          decision.deliver() ? fireOf(record, record.version(), 1, nowMillis) : null;
       if (!store.replace(live.get(), successor)) {
         return Attempt.of(Outcome.LOST);
       }
@@ -124,7 +136,8 @@ public final class Firing {
     }
   }
 
-  private static MisfireDecision decide(ReminderRecord record, long nowMillis) {
+  /** The misfire policy's decision on the occurrence {@code record} is due in, at {@code now}. */
+  static MisfireDecision decide(ReminderRecord record, long nowMillis) {
     Timeline timeline =
         Timeline.of(
             record.schedule(),
@@ -152,16 +165,17 @@ public final class Firing {
   /** What a payload without a declared type is delivered as. */
   static final String DEFAULT_CONTENT_TYPE = "application/octet-stream";
 
-  private static ReminderFired fireOf(ReminderRecord record, long nowMillis) {
+  /** The fire of {@code record}'s due occurrence: attempt {@code attempt} under {@code fence}. */
+  static ReminderFired fireOf(ReminderRecord record, long fence, int attempt, long nowMillis) {
     return new ReminderFired(
         record.id().namespace(),
         record.id().key(),
         record.payload(),
         record.contentType() == null ? DEFAULT_CONTENT_TYPE : record.contentType(),
-        record.version(),
+        fence,
         Instant.ofEpochMilli(record.nextDueMillis()),
         Instant.ofEpochMilli(nowMillis),
         record.occurrence(),
-        1);
+        attempt);
   }
 }

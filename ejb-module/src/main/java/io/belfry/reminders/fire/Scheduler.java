@@ -99,6 +99,7 @@ public final class Scheduler implements ChangeSink {
   private final EngineListener listener;
   private final EngineSettings settings;
   private final ResurrectionGuard guard;
+  private final Leases leases;
 
   private final Queue<Change> inbox = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean runRequested = new AtomicBoolean();
@@ -127,6 +128,7 @@ public final class Scheduler implements ChangeSink {
   private ScheduledFuture<?> wakeUp;
   private long wakeUpAt = Long.MAX_VALUE;
   private ScheduledFuture<?> sweeper;
+  private ScheduledFuture<?> renewer;
   private volatile boolean running;
 
   public Scheduler(
@@ -140,7 +142,8 @@ public final class Scheduler implements ChangeSink {
       Delivery delivery,
       EngineListener listener,
       EngineSettings settings,
-      ResurrectionGuard guard) {
+      ResurrectionGuard guard,
+      AtLeastOnceSettings atLeastOnce) {
     this.store = Objects.requireNonNull(store, "store");
     this.ownership = Objects.requireNonNull(ownership, "ownership");
     this.served = Objects.requireNonNull(servedNamespaces, "servedNamespaces");
@@ -152,7 +155,15 @@ public final class Scheduler implements ChangeSink {
     this.listener = Objects.requireNonNull(listener, "listener");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.guard = Objects.requireNonNull(guard, "guard");
-    this.firing = new Firing(store, ownership, versions);
+    this.leases =
+        new Leases(
+            store,
+            versions,
+            clock,
+            ownership.localNode(),
+            atLeastOnce.lease(),
+            atLeastOnce.retries());
+    this.firing = new Firing(store, ownership, versions, leases);
     this.ownerLoader = Thread.currentThread().getContextClassLoader();
     this.backlog = new TokenBucket(settings.backfillRatePerSecond());
   }
@@ -222,6 +233,10 @@ public final class Scheduler implements ChangeSink {
         long period = settings.scanInterval().toMillis();
         sweeper =
             timer.scheduleAtFixedRate(this::runQuietly, period, period, TimeUnit.MILLISECONDS);
+        long renewal = leases.renewalIntervalMillis();
+        renewer =
+            timer.scheduleAtFixedRate(
+                this::renewLeasesQuietly, renewal, renewal, TimeUnit.MILLISECONDS);
       }
       LOG.debugf(
           "BELFRY-0302 Scheduler started: %d segments owned, %d reminders armed",
@@ -241,6 +256,10 @@ public final class Scheduler implements ChangeSink {
       if (sweeper != null) {
         sweeper.cancel(false);
         sweeper = null;
+      }
+      if (renewer != null) {
+        renewer.cancel(false);
+        renewer = null;
       }
       cancelWakeUp();
       index.clear();
@@ -318,6 +337,30 @@ public final class Scheduler implements ChangeSink {
     dispatch(List.of(), expired);
   }
 
+  /**
+   * Renews the leases of the at-least-once deliveries under way on this node; in automatic mode a
+   * timer does this every third of the lease.
+   */
+  public void renewLeases() {
+    leases.renewAll();
+  }
+
+  /** How many at-least-once deliveries are under way on this node. */
+  public int deliveriesInFlight() {
+    return leases.inFlight();
+  }
+
+  private void renewLeasesQuietly() {
+    ClassLoader previous = enterOwnerContext();
+    try {
+      leases.renewAll();
+    } catch (Throwable e) {
+      LOG.errorf(e, "BELFRY-0315 Lease renewal failed");
+    } finally {
+      Thread.currentThread().setContextClassLoader(previous);
+    }
+  }
+
   private void runQuietly() {
     runRequested.set(false);
     ClassLoader previous = enterOwnerContext();
@@ -387,9 +430,10 @@ public final class Scheduler implements ChangeSink {
   }
 
   /**
-   * Brings the index in line with one stored entry of an owned segment: a pending version of a
-   * served namespace is armed unless the index already has a newer one; a tombstone drops the hint
-   * of its version or an older one. Returns whether the entry was armed.
+   * Brings the index in line with one stored entry of an owned segment: an armed version (pending,
+   * or a delivery's lease) of a served namespace is armed unless the index already has a newer one;
+   * a tombstone or dead letter drops the hint of its version or an older one. Returns whether the
+   * entry was armed.
    */
   private boolean arm(String key, byte[] value) {
     Optional<ReminderId> id = idOf(key);
@@ -408,8 +452,8 @@ public final class Scheduler implements ChangeSink {
     if (hint.isPresent() && hint.get().version() > record.version()) {
       return false;
     }
-    if (record.state() == ReminderState.PENDING) {
-      index.put(id.get(), record.version(), record.nextDueMillis());
+    if (record.state().isArmed()) {
+      index.put(id.get(), record.version(), record.armAtMillis());
       return true;
     }
     hint.ifPresent(h -> index.remove(id.get()));
@@ -480,8 +524,7 @@ public final class Scheduler implements ChangeSink {
   /** The guard's verdict on versions minted before this node started; none if it cannot tell. */
   private Map<ReminderId, ReminderState> outlived(List<TimeIndex.Entry> hints) {
     try {
-      return guard.outlived(
-          hints.stream().map(h -> new ResurrectionGuard.Candidate(h.id(), h.version())).toList());
+      return guard.outlived(hints.stream().map(this::candidateOf).toList());
     } catch (RuntimeException e) {
       // Holding fires until the archive answers would make firing depend on the database; a
       // resurrection needs a lost store index, a purged tombstone and this outage at once.
@@ -495,6 +538,22 @@ public final class Scheduler implements ChangeSink {
   }
 
   /**
+   * What the archive knows a hint by: its fence, which an at-least-once delivery's steps share (the
+   * archive records their activities under it), else the version itself.
+   */
+  private ResurrectionGuard.Candidate candidateOf(TimeIndex.Entry hint) {
+    try {
+      Optional<StoredReminder> live = store.get(hint.id());
+      if (live.isPresent() && live.get().record().version() == hint.version()) {
+        return new ResurrectionGuard.Candidate(hint.id(), live.get().record().fence());
+      }
+    } catch (RuntimeException e) {
+      // the attempt re-reads and reports it
+    }
+    return new ResurrectionGuard.Candidate(hint.id(), hint.version());
+  }
+
+  /**
    * Ends a resurrected version without firing it: the tombstone replaces exactly the pending
    * version the hint names, as a fire's commit would. Returns false if the store failed.
    */
@@ -502,7 +561,7 @@ public final class Scheduler implements ChangeSink {
     try {
       Optional<StoredReminder> live = store.get(hint.id());
       if (live.isEmpty()
-          || live.get().record().state() != ReminderState.PENDING
+          || !live.get().record().state().isArmed()
           || live.get().record().version() != hint.version()) {
         return true;
       }
@@ -556,9 +615,11 @@ public final class Scheduler implements ChangeSink {
               if (record.updatedAtMillis() + ttl <= now) {
                 expired.add(new StoredReminder(record, value));
               }
+            } else if (!record.state().isArmed()) {
+              hint.ifPresent(h -> index.remove(id.get()));
             } else if (served.test(id.get().namespace())) {
               if (hint.isEmpty() || hint.get().version() < record.version()) {
-                index.put(id.get(), record.version(), record.nextDueMillis());
+                index.put(id.get(), record.version(), record.armAtMillis());
               }
             }
           } catch (RuntimeException e) {
@@ -602,17 +663,30 @@ public final class Scheduler implements ChangeSink {
   private int dispatch(List<Firing.Attempt> commits, List<StoredReminder> expired) {
     int delivered = 0;
     for (Firing.Attempt commit : commits) {
-      if (commit.decision().skipped() > 0) {
+      if (commit.decision() != null && commit.decision().skipped() > 0) {
         announce(() -> listener.skipped(commit.due(), commit.decision().skipped()));
+      }
+      if (commit.successor().state() == ReminderState.DEAD_LETTER) {
+        announce(() -> listener.deadLettered(commit.successor()));
       }
       ReminderFired fire = commit.fire();
       if (fire == null) {
         continue;
       }
       delivered++;
+      // A lease is renewed from its commit on, not from when a delivery thread picks it up: a
+      // delivery queued behind slow ones must not be taken over while it waits.
+      Leases.Flight flight =
+          commit.successor().state() == ReminderState.DELIVERING
+              ? leases.begin(commit.successor())
+              : null;
+      Runnable task = flight != null ? () -> deliverLeased(fire, flight) : () -> deliver(fire);
       try {
-        deliveryExecutor.execute(() -> deliver(fire));
+        deliveryExecutor.execute(task);
       } catch (RejectedExecutionException e) {
+        if (flight != null) {
+          leases.abandon(flight);
+        }
         deliveryRefusedUntil = clock.millis() + settings.scanInterval().toMillis();
         if (undo(commit)) {
           delivered--;
@@ -699,6 +773,53 @@ public final class Scheduler implements ChangeSink {
       Thread.currentThread().setContextClassLoader(previous);
     }
     announce(() -> listener.fired(fire));
+  }
+
+  /**
+   * At-least-once: delivers under the lease of {@code flight}, then commits the outcome; see {@link
+   * Leases}.
+   */
+  private void deliverLeased(ReminderFired fire, Leases.Flight flight) {
+    announce(() -> listener.delivering(fire));
+    ClassLoader previous = enterOwnerContext();
+    Throwable failure = null;
+    try {
+      delivery.deliver(fire);
+    } catch (Throwable e) {
+      failure = e;
+      LOG.warnf(
+          e,
+          "BELFRY-0316 Attempt %d of %s:%s (fence %d) failed",
+          fire.getAttempt(),
+          fire.getNamespace(),
+          fire.getKey(),
+          fire.getFence());
+    } finally {
+      Thread.currentThread().setContextClassLoader(previous);
+    }
+    Leases.Settlement settled =
+        failure == null ? leases.succeeded(flight) : leases.failed(flight, failure);
+    Throwable cause = failure;
+    switch (settled.outcome()) {
+      case COMMITTED -> {
+        announce(() -> listener.delivered(fire));
+        if (settled.passedOver() > 0) {
+          announce(() -> listener.skipped(flight.lease, settled.passedOver()));
+        }
+      }
+      case RETRY_SCHEDULED ->
+          announce(
+              () ->
+                  listener.retryScheduled(
+                      fire, cause, settled.written().progress().wakeAtMillis()));
+      case DEAD_LETTERED -> announce(() -> listener.deadLettered(settled.written()));
+      default ->
+          // LOST: replaced, cancelled or taken over meanwhile; UNSETTLED: the lease's expiry will
+          // deliver it again. Either way this attempt's outcome is not the reminder's.
+          LOG.debugf(
+              "BELFRY-0317 Outcome of attempt %d of %s:%s not committed: %s",
+              fire.getAttempt(), fire.getNamespace(), fire.getKey(), settled.outcome());
+    }
   }
 
   private static void announce(Runnable call) {

@@ -56,6 +56,7 @@ public final class ReminderCodec {
   static final int F_UNTIL = 16;
   static final int F_MAX_OCCURRENCES = 17;
   static final int F_DEADLINE = 18;
+  static final int F_PROGRESS = 19;
 
   // Duration / Timestamp
   private static final int F_SECONDS = 1;
@@ -69,6 +70,12 @@ public final class ReminderCodec {
   private static final int F_START = 1;
   private static final int F_PERIOD = 2;
   private static final int F_REPETITIONS = 3;
+  // DeliveryProgress
+  private static final int F_FENCE = 1;
+  private static final int F_ATTEMPTS = 2;
+  private static final int F_LEASE_HOLDER = 3;
+  private static final int F_WAKE_AT = 4;
+  private static final int F_LAST_ERROR = 5;
 
   private static final int VARINT = WireType.WIRETYPE_VARINT;
   private static final int FIXED64 = WireType.WIRETYPE_FIXED64;
@@ -122,6 +129,9 @@ public final class ReminderCodec {
       }
       if (record.deadlineMillis() != null) {
         out.writeInt64(F_DEADLINE, record.deadlineMillis());
+      }
+      if (record.progress() != null) {
+        out.writeBytes(F_PROGRESS, progress(record.progress()));
       }
       out.flush();
     } catch (IOException e) {
@@ -191,11 +201,12 @@ public final class ReminderCodec {
     Long until = null;
     Integer maxOccurrences = null;
     Long deadline = null;
+    DeliveryProgress progress = null;
 
     for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
       int field = WireType.getTagFieldNumber(tag);
       int wireType = WireType.getTagWireType(tag);
-      if (field > F_DEADLINE || !isExpected(field, wireType)) {
+      if (field > F_PROGRESS || !isExpected(field, wireType)) {
         // A field of a newer schema (or a known number with another type, which this reader
         // cannot interpret): skip it, as protobuf's compatibility rules require.
         skip(in, tag);
@@ -222,6 +233,7 @@ public final class ReminderCodec {
         case F_UNTIL -> until = in.readInt64();
         case F_MAX_OCCURRENCES -> maxOccurrences = in.readInt32();
         case F_DEADLINE -> deadline = in.readInt64();
+        case F_PROGRESS -> progress = readProgress(in.readByteArray());
         default -> throw new IllegalStateException("Unhandled field " + field);
       }
     }
@@ -245,7 +257,8 @@ public final class ReminderCodec {
         payload,
         contentType,
         createdAt,
-        createdAt + updatedAfterCreated);
+        createdAt + updatedAfterCreated,
+        progress);
   }
 
   /** A reader positioned after the schema version, which it has checked. */
@@ -273,7 +286,8 @@ public final class ReminderCodec {
   private static boolean isExpected(int field, int wireType) {
     return switch (field) {
       case F_VERSION -> wireType == FIXED64;
-      case F_ONCE, F_EVERY, F_CRON, F_REPEAT, F_PAYLOAD, F_CONTENT_TYPE -> wireType == BYTES;
+      case F_ONCE, F_EVERY, F_CRON, F_REPEAT, F_PAYLOAD, F_CONTENT_TYPE, F_PROGRESS ->
+          wireType == BYTES;
       case F_SCHEMA_VERSION -> false; // only as the first field; a repeat is skipped
       default -> wireType == VARINT;
     };
@@ -387,6 +401,53 @@ public final class ReminderCodec {
         requireField(start, "Repeat.start"), requireField(period, "Repeat.period"), repetitions);
   }
 
+  // --- Delivery progress ----------------------------------------------------------------------
+
+  private static byte[] progress(DeliveryProgress progress) throws IOException {
+    return message(
+        w -> {
+          w.writeFixed64(F_FENCE, progress.fence());
+          w.writeUInt32(F_ATTEMPTS, progress.attempts());
+          if (progress.leaseHolder() != null) {
+            w.writeString(F_LEASE_HOLDER, progress.leaseHolder());
+          }
+          w.writeInt64(F_WAKE_AT, progress.wakeAtMillis());
+          if (progress.lastError() != null) {
+            w.writeString(F_LAST_ERROR, progress.lastError());
+          }
+        });
+  }
+
+  private static DeliveryProgress readProgress(byte[] message) throws IOException {
+    TagReader in = TagReaderImpl.newInstance(CONTEXT, message);
+    Long fence = null;
+    int attempts = 0;
+    String holder = null;
+    Long wakeAt = null;
+    String lastError = null;
+    for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
+      if (tag == WireType.makeTag(F_FENCE, FIXED64)) {
+        fence = in.readFixed64();
+      } else if (tag == WireType.makeTag(F_ATTEMPTS, VARINT)) {
+        attempts = in.readUInt32();
+      } else if (tag == WireType.makeTag(F_LEASE_HOLDER, BYTES)) {
+        holder = in.readString();
+      } else if (tag == WireType.makeTag(F_WAKE_AT, VARINT)) {
+        wakeAt = in.readInt64();
+      } else if (tag == WireType.makeTag(F_LAST_ERROR, BYTES)) {
+        lastError = in.readString();
+      } else {
+        skip(in, tag);
+      }
+    }
+    return new DeliveryProgress(
+        requireField(fence, "DeliveryProgress.fence"),
+        attempts,
+        holder,
+        requireField(wakeAt, "DeliveryProgress.wake_at_millis"),
+        lastError);
+  }
+
   private static byte[] duration(Duration duration) throws IOException {
     return secondsAndNanos(duration.getSeconds(), duration.getNano());
   }
@@ -459,6 +520,8 @@ public final class ReminderCodec {
       case FIRED -> 1;
       case CANCELLED -> 2;
       case SKIPPED -> 3;
+      case DELIVERING -> 4;
+      case DEAD_LETTER -> 5;
     };
   }
 
@@ -468,6 +531,8 @@ public final class ReminderCodec {
       case 1 -> ReminderState.FIRED;
       case 2 -> ReminderState.CANCELLED;
       case 3 -> ReminderState.SKIPPED;
+      case 4 -> ReminderState.DELIVERING;
+      case 5 -> ReminderState.DEAD_LETTER;
       default -> throw unknownEnum("state", number);
     };
   }
@@ -492,12 +557,14 @@ public final class ReminderCodec {
   private static int deliveryNumber(DeliveryMode delivery) {
     return switch (delivery) {
       case AT_MOST_ONCE -> 0;
+      case AT_LEAST_ONCE -> 1;
     };
   }
 
   private static DeliveryMode delivery(int number) {
     return switch (number) {
       case 0 -> DeliveryMode.AT_MOST_ONCE;
+      case 1 -> DeliveryMode.AT_LEAST_ONCE;
       default -> throw unknownEnum("delivery mode", number);
     };
   }

@@ -26,6 +26,8 @@ import java.util.Objects;
  * @param contentType media type of the payload; {@code null} when unknown
  * @param createdAtMillis when the reminder was first set
  * @param updatedAtMillis when this version was written
+ * @param progress the at-least-once delivery of the due occurrence under way; {@code null} when
+ *     none
  */
 public record ReminderRecord(
     ReminderId id,
@@ -42,9 +44,46 @@ public record ReminderRecord(
     byte[] payload,
     String contentType,
     long createdAtMillis,
-    long updatedAtMillis) {
+    long updatedAtMillis,
+    DeliveryProgress progress) {
 
   private static final byte[] NO_PAYLOAD = new byte[0];
+
+  /** A record with no delivery under way. */
+  public ReminderRecord(
+      ReminderId id,
+      long version,
+      ReminderState state,
+      Schedule schedule,
+      long nextDueMillis,
+      long occurrence,
+      Long untilMillis,
+      Integer maxOccurrences,
+      MisfirePolicy misfire,
+      Long deadlineMillis,
+      DeliveryMode delivery,
+      byte[] payload,
+      String contentType,
+      long createdAtMillis,
+      long updatedAtMillis) {
+    this(
+        id,
+        version,
+        state,
+        schedule,
+        nextDueMillis,
+        occurrence,
+        untilMillis,
+        maxOccurrences,
+        misfire,
+        deadlineMillis,
+        delivery,
+        payload,
+        contentType,
+        createdAtMillis,
+        updatedAtMillis,
+        null);
+  }
 
   public ReminderRecord {
     Objects.requireNonNull(id, "id");
@@ -65,6 +104,10 @@ public record ReminderRecord(
       throw new IllegalArgumentException("deadlineMillis must be >= 0, was " + deadlineMillis);
     }
     payload = payload == null || payload.length == 0 ? NO_PAYLOAD : payload.clone();
+    if ((state == ReminderState.DELIVERING || state == ReminderState.DEAD_LETTER)
+        && progress == null) {
+      throw new IllegalArgumentException(state + " needs the delivery's progress");
+    }
   }
 
   /** A copy of the payload: the record stays immutable whatever the caller does with it. */
@@ -81,6 +124,122 @@ public record ReminderRecord(
   /** Whether this entry only records the end of the reminder. */
   public boolean isTombstone() {
     return state.isTombstone();
+  }
+
+  /**
+   * What a fire of the due occurrence carries: the version it was first due in, which stays the
+   * same across the attempts of an at-least-once delivery.
+   */
+  public long fence() {
+    return progress == null ? version : progress.fence();
+  }
+
+  /** How many deliveries of the due occurrence have been started (at-least-once); 0 if none. */
+  public int attempts() {
+    return progress == null ? 0 : progress.attempts();
+  }
+
+  /**
+   * When an armed entry comes due: the occurrence's due time, or, while an at-least-once delivery
+   * is under way, the lease's expiry or the next attempt.
+   */
+  public long armAtMillis() {
+    return progress == null || !state.isArmed() ? nextDueMillis : progress.wakeAtMillis();
+  }
+
+  /**
+   * The lease an at-least-once delivery takes on this armed entry: {@code holder} delivers attempt
+   * {@link #attempts()} + 1 of the same fence until {@code expiresAtMillis}.
+   */
+  public ReminderRecord leased(
+      long newVersion, String holder, long expiresAtMillis, long nowMillis) {
+    requireState(state.isArmed(), "lease");
+    return with(
+        newVersion,
+        ReminderState.DELIVERING,
+        new DeliveryProgress(
+            fence(),
+            attempts() + 1,
+            holder,
+            expiresAtMillis,
+            progress == null ? null : progress.lastError()),
+        nowMillis);
+  }
+
+  /** This lease, held longer by the same holder, for the same attempt. */
+  public ReminderRecord renewed(long newVersion, long expiresAtMillis, long nowMillis) {
+    requireState(state == ReminderState.DELIVERING, "renew");
+    return with(
+        newVersion,
+        ReminderState.DELIVERING,
+        new DeliveryProgress(
+            progress.fence(),
+            progress.attempts(),
+            progress.leaseHolder(),
+            expiresAtMillis,
+            progress.lastError()),
+        nowMillis);
+  }
+
+  /** After a failed attempt: pending again, due for the next attempt at {@code retryAtMillis}. */
+  public ReminderRecord retryAt(long newVersion, long retryAtMillis, String error, long nowMillis) {
+    requireState(state == ReminderState.DELIVERING, "schedule a retry of");
+    return with(
+        newVersion,
+        ReminderState.PENDING,
+        new DeliveryProgress(
+            progress.fence(), progress.attempts(), progress.leaseHolder(), retryAtMillis, error),
+        nowMillis);
+  }
+
+  /** After the last attempt failed: kept, with its payload, until an operator acts. */
+  public ReminderRecord deadLettered(long newVersion, String error, long nowMillis) {
+    requireState(state == ReminderState.DELIVERING, "dead-letter");
+    return with(
+        newVersion,
+        ReminderState.DEAD_LETTER,
+        new DeliveryProgress(
+            progress.fence(), progress.attempts(), progress.leaseHolder(), nowMillis, error),
+        nowMillis);
+  }
+
+  /**
+   * A dead letter an operator sends again: pending at once, same fence, attempts counted afresh.
+   */
+  public ReminderRecord redelivered(long newVersion, long nowMillis) {
+    requireState(state == ReminderState.DEAD_LETTER, "redeliver");
+    return with(
+        newVersion,
+        ReminderState.PENDING,
+        new DeliveryProgress(progress.fence(), 0, null, nowMillis, progress.lastError()),
+        nowMillis);
+  }
+
+  private void requireState(boolean allowed, String what) {
+    if (!allowed) {
+      throw new IllegalStateException("Cannot " + what + " a reminder in state " + state);
+    }
+  }
+
+  private ReminderRecord with(
+      long newVersion, ReminderState newState, DeliveryProgress newProgress, long nowMillis) {
+    return new ReminderRecord(
+        id,
+        newVersion,
+        newState,
+        schedule,
+        nextDueMillis,
+        occurrence,
+        untilMillis,
+        maxOccurrences,
+        misfire,
+        deadlineMillis,
+        delivery,
+        payload,
+        contentType,
+        createdAtMillis,
+        nowMillis,
+        newProgress);
   }
 
   /**
@@ -109,7 +268,8 @@ public record ReminderRecord(
         NO_PAYLOAD,
         null,
         createdAtMillis,
-        atMillis);
+        atMillis,
+        progress);
   }
 
   /** The entry for the next occurrence of a recurring reminder, under a new version. */
@@ -156,7 +316,8 @@ public record ReminderRecord(
         && Objects.equals(deadlineMillis, that.deadlineMillis)
         && delivery == that.delivery
         && Arrays.equals(payload, that.payload)
-        && Objects.equals(contentType, that.contentType);
+        && Objects.equals(contentType, that.contentType)
+        && Objects.equals(progress, that.progress);
   }
 
   @Override
@@ -176,7 +337,8 @@ public record ReminderRecord(
             delivery,
             contentType,
             createdAtMillis,
-            updatedAtMillis);
+            updatedAtMillis,
+            progress);
     return 31 * h + Arrays.hashCode(payload);
   }
 
@@ -213,6 +375,16 @@ public record ReminderRecord(
         + createdAtMillis
         + ", updatedAtMillis="
         + updatedAtMillis
+        + (progress == null
+            ? ""
+            : ", fence="
+                + progress.fence()
+                + ", attempts="
+                + progress.attempts()
+                + ", leaseHolder="
+                + progress.leaseHolder()
+                + ", wakeAtMillis="
+                + progress.wakeAtMillis())
         + "]";
   }
 }

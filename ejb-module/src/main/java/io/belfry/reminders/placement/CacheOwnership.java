@@ -24,6 +24,7 @@ public final class CacheOwnership implements Ownership {
 
   private final DistributionManager distribution;
   private final DataConversion keys;
+  private final String localNode;
 
   public CacheOwnership(Cache<String, String> cache) {
     Objects.requireNonNull(cache, "cache");
@@ -32,6 +33,12 @@ public final class CacheOwnership implements Ownership {
             cache.getAdvancedCache().getDistributionManager(),
             "the reminders cache must be clustered (REPL_SYNC)");
     this.keys = cache.getAdvancedCache().getKeyDataConversion();
+    this.localNode = String.valueOf(cache.getCacheManager().getAddress());
+  }
+
+  @Override
+  public String localNode() {
+    return localNode;
   }
 
   @Override

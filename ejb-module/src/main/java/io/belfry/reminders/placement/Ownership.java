@@ -19,4 +19,7 @@ public interface Ownership {
 
   /** The segments this node is primary owner of in the current topology (a fresh copy). */
   BitSet primarySegments();
+
+  /** This node's name in the cluster, e.g. as the holder of a delivery's lease. */
+  String localNode();
 }

@@ -26,7 +26,9 @@ class ReminderTest {
         payload,
         "application/octet-stream",
         t,
-        t);
+        t,
+        0,
+        null);
   }
 
   @Test

@@ -31,6 +31,9 @@ import org.infinispan.manager.DefaultCacheManager;
  * <p>The delivery is a settable sink so each phase of the benchmark can count and time fires its
  * own way. Public, with {@link SteadyRate}, for benchmarks of other modules (the test-jar): they
  * start a node, optionally with an {@link EngineListener}, and measure with {@link SteadyRate}.
+ * {@link #member} starts one member of a cluster of several nodes in the same JVM instead (the
+ * comparison harness of {@code benchmarks/}); its JGroups ports are the caller's, picked with
+ * {@link LoopbackJGroups#freePort()} (ephemeral, never WildFly's 7600-7700).
  */
 public final class BenchNode implements AutoCloseable {
 
@@ -70,18 +73,27 @@ public final class BenchNode implements AutoCloseable {
 
   final long engineStartMillis;
 
-  private BenchNode(Path home, Storage storage, EngineSettings settings, EngineListener listener) {
+  private final Cache<String, String> reminders;
+
+  private BenchNode(
+      Path home,
+      Storage storage,
+      EngineSettings settings,
+      EngineListener listener,
+      String clusterName,
+      String nodeName,
+      int port,
+      int... members) {
     this.storage = storage;
     try {
       Files.createDirectories(home);
-      int port = LoopbackJGroups.freePort();
       Path jgroups = home.resolve("jgroups.xml");
-      Files.writeString(jgroups, LoopbackJGroups.tcpConfig(port, port));
+      Files.writeString(jgroups, LoopbackJGroups.tcpConfig(port, members));
       GlobalConfigurationBuilder global = GlobalConfigurationBuilder.defaultClusteredBuilder();
       global
           .transport()
-          .clusterName("belfry-bench-" + UUID.randomUUID())
-          .nodeName("bench")
+          .clusterName(clusterName)
+          .nodeName(nodeName)
           .addProperty("configurationFile", jgroups.toAbsolutePath().toString());
       global.globalState().enabled(false);
       ConfigurationBuilder cache = new ConfigurationBuilder();
@@ -100,7 +112,7 @@ public final class BenchNode implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     long cacheStart = System.nanoTime();
-    Cache<String, String> reminders = manager.getCache("reminders");
+    reminders = manager.getCache("reminders");
     cacheStartMillis = (System.nanoTime() - cacheStart) / 1_000_000;
     timer = new ScheduledThreadPoolExecutor(1, r -> thread(r, "belfry-bench-timer"));
     timer.setRemoveOnCancelPolicy(true);
@@ -128,15 +140,60 @@ public final class BenchNode implements AutoCloseable {
    */
   public static BenchNode start(
       Path home, Storage storage, EngineSettings settings, EngineListener listener) {
-    return new BenchNode(home, storage, settings, listener);
+    int port = LoopbackJGroups.freePort();
+    return new BenchNode(
+        home,
+        storage,
+        settings,
+        listener,
+        "belfry-bench-" + UUID.randomUUID(),
+        "bench",
+        port,
+        port);
   }
 
-  void onFire(Delivery sink) {
+  /**
+   * Starts member {@code index} of the cluster {@code clusterName} whose members listen on {@code
+   * ports} (loopback); its files go under {@code home}. The caller waits for a stable topology
+   * ({@link #members()}) before relying on ownership.
+   */
+  public static BenchNode member(
+      Path home,
+      Storage storage,
+      EngineSettings settings,
+      EngineListener listener,
+      String clusterName,
+      int index,
+      int... ports) {
+    return new BenchNode(
+        home, storage, settings, listener, clusterName, "node" + index, ports[index], ports);
+  }
+
+  /** The node's engine: sets, cancels, counts what it armed. */
+  public ReminderEngine engine() {
+    return engine;
+  }
+
+  /** Members of the cache's current topology, or 0 while a rebalance is in progress. */
+  public int members() {
+    var distribution = reminders.getAdvancedCache().getDistributionManager();
+    return distribution.isRehashInProgress()
+        ? 0
+        : distribution.getCacheTopology().getMembers().size();
+  }
+
+  /** How long the cache took to start (preloading its store), in ms. */
+  public long cacheStartMillis() {
+    return cacheStartMillis;
+  }
+
+  /** Replaces what every delivery of this node calls. */
+  public void onFire(Delivery sink) {
     this.sink = sink;
   }
 
   /** Waits until the scheduler has applied every write so far (armed == expected), or times out. */
-  boolean awaitArmed(int expected, long timeoutMillis) {
+  public boolean awaitArmed(int expected, long timeoutMillis) {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     while (engine.armedCount() < expected) {
       if (System.nanoTime() > deadline) {

@@ -175,23 +175,7 @@ class EngineBenchmark {
 
   private static int encodedSize() {
     var spec = Load.once(Load.key("h", 1), System.currentTimeMillis());
-    var record =
-        new io.belfry.reminders.model.ReminderRecord(
-            spec.id(),
-            1L << 40,
-            io.belfry.reminders.model.ReminderState.PENDING,
-            spec.schedule(),
-            spec.firstDue().toEpochMilli(),
-            1,
-            null,
-            null,
-            spec.misfire(),
-            null,
-            spec.delivery(),
-            spec.payload(),
-            null,
-            System.currentTimeMillis(),
-            System.currentTimeMillis());
+    var record = BenchRecords.pending(spec, 1L << 40, System.currentTimeMillis());
     return ReminderCodec.encode(record).length;
   }
 

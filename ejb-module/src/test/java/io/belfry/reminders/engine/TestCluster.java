@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -44,6 +45,12 @@ final class TestCluster implements AutoCloseable {
 
   final SettableClock clock = new SettableClock(Instant.parse("2026-11-21T09:00:00Z"));
   final Queue<Delivered> delivered = new ConcurrentLinkedQueue<>();
+
+  /**
+   * Members whose deliveries are accepted and never run, as if the member died right after it
+   * committed them (a fire, or an at-least-once lease).
+   */
+  final Set<Integer> hung = ConcurrentHashMap.newKeySet();
 
   private final Path root;
   private final String clusterName = "belfry-test-" + UUID.randomUUID();
@@ -204,6 +211,12 @@ final class TestCluster implements AutoCloseable {
         ReminderEngine.builder(caches.get(node))
             .clock(clock)
             .delivery(fire -> delivered.add(new Delivered(node, fire)))
+            .deliveryExecutor(
+                task -> {
+                  if (!hung.contains(node)) {
+                    task.run();
+                  }
+                })
             .settings(EngineSettings.DEFAULTS)
             .build();
     engine.start();

@@ -113,6 +113,14 @@ final class InMemoryNode implements ReminderStore, Ownership, ChangeFeed {
     return all;
   }
 
+  /** The node's name, as a lease holder; the same after a "restart" (a new engine on this node). */
+  volatile String name = "node-a";
+
+  @Override
+  public String localNode() {
+    return name;
+  }
+
   @Override
   public void subscribe(ChangeSink sink) {
     this.sink = sink;

@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -28,16 +30,33 @@ public class FireRecorder {
   /** Keys starting with this make the synchronous observer throw. */
   public static final String FAILING_PREFIX = "boom-";
 
+  /** Keys starting with this make the synchronous observer throw until the test heals them. */
+  public static final String SICK_PREFIX = "sick-";
+
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition recorded = lock.newCondition();
   private final Map<String, List<ReminderFired>> sync = new HashMap<>();
   private final Map<String, List<ReminderFired>> async = new HashMap<>();
+  private final Map<String, List<ReminderFired>> attempts = new HashMap<>();
+  private final Set<String> healed = ConcurrentHashMap.newKeySet();
 
   void onFire(@Observes @Namespace(NAMESPACE) ReminderFired fired) {
-    if (fired.getKey().startsWith(FAILING_PREFIX)) {
-      throw new IllegalStateException("this observer fails on purpose for " + fired.getKey());
+    record(attempts, fired);
+    String key = fired.getKey();
+    if (key.startsWith(FAILING_PREFIX) || key.startsWith(SICK_PREFIX) && !healed.contains(key)) {
+      throw new IllegalStateException("this observer fails on purpose for " + key);
     }
     record(sync, fired);
+  }
+
+  /** From now on the observer accepts the fires of {@code key}. */
+  public void heal(String key) {
+    healed.add(key);
+  }
+
+  /** Every delivery of {@code key} that reached the synchronous observer, failed ones included. */
+  public List<ReminderFired> attempts(String key) {
+    return snapshot(attempts, key);
   }
 
   void onFireAsync(@ObservesAsync ReminderFired fired) {

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.infinispan.protostream.ProtobufUtil;
@@ -44,7 +45,28 @@ class ReminderCodecTest {
         payload,
         null,
         NOW,
-        NOW);
+        NOW,
+        state == ReminderState.DELIVERING || state == ReminderState.DEAD_LETTER
+            ? new DeliveryProgress(HybridLogicalClock.pack(NOW, 3), 2, "node2", NOW + 30_000, null)
+            : null);
+  }
+
+  @Test
+  void decode_deliveryProgress_roundTrips() {
+    ReminderRecord pending = record(new Schedule.Once(), ReminderState.PENDING, new byte[] {7});
+    ReminderRecord leased = pending.leased(pending.version() + 1, "node-1", NOW + 30_000, NOW);
+    ReminderRecord retrying = leased.retryAt(leased.version() + 1, NOW + 1_000, "Boom: x", NOW);
+    ReminderRecord dead = retrying.leased(retrying.version() + 1, "node-2", NOW + 60_000, NOW);
+    ReminderRecord deadLetter = dead.deadLettered(dead.version() + 1, "é".repeat(600), NOW);
+
+    for (ReminderRecord record : List.of(leased, retrying, dead, deadLetter)) {
+      assertThat(ReminderCodec.decode(ID, ReminderCodec.encode(record))).isEqualTo(record);
+    }
+    assertThat(deadLetter.fence()).isEqualTo(pending.version());
+    assertThat(deadLetter.attempts()).isEqualTo(2);
+    assertThat(deadLetter.progress().lastError()).hasSize(DeliveryProgress.MAX_ERROR_LENGTH);
+    assertThat(retrying.armAtMillis()).isEqualTo(NOW + 1_000);
+    assertThat(dead.armAtMillis()).isEqualTo(NOW + 60_000);
   }
 
   static Stream<Schedule> schedules() {
@@ -189,7 +211,7 @@ class ReminderCodecTest {
     TagWriter w = TagWriterImpl.newInstance(ProtobufUtil.newSerializationContext(), value);
     w.writeUInt32(1, 1);
     w.writeFixed64(2, 99);
-    w.writeBytes(19, new byte[0]); // a schedule kind this reader does not know
+    w.writeBytes(30, new byte[0]); // a schedule kind this reader does not know
     w.writeInt64(8, NOW);
     w.writeUInt64(9, 1);
     w.writeInt64(10, NOW);

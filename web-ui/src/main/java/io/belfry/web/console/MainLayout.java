@@ -40,6 +40,9 @@ public class MainLayout extends AppLayout {
         new SideNavItem("Dashboard", Routes.DASHBOARD),
         new SideNavItem("Reminders", Routes.REMINDERS),
         new SideNavItem("Cluster", Routes.CLUSTER));
+    if (CurrentUser.isAdmin()) {
+      nav.addItem(new SideNavItem("Sink", Routes.SINK));
+    }
     addToDrawer(nav);
   }
 

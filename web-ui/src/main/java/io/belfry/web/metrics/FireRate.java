@@ -17,7 +17,8 @@ public class FireRate {
   private final long[] minuteOf = new long[MINUTES];
 
   void onActivity(@Observes ReminderActivity activity) {
-    if (activity.type() == ReminderActivity.Type.FIRED) {
+    if (activity.type() == ReminderActivity.Type.FIRED
+        || activity.type() == ReminderActivity.Type.DELIVERED) {
       record(activity.at());
     }
   }

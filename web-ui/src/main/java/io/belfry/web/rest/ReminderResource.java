@@ -18,6 +18,7 @@ import jakarta.json.Json;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -77,6 +78,17 @@ public class ReminderResource {
   public Response cancel(@PathParam("namespace") String namespace, @PathParam("key") String key) {
     reminders.cancel(namespace, key);
     return Response.noContent().build();
+  }
+
+  /**
+   * Sends a dead letter again (admins only, like every write): it becomes pending, due now, with
+   * the same fence. {@code 404} if the key holds no dead letter.
+   */
+  @POST
+  @Path("{namespace}/{key: .+}/redelivery")
+  public String redeliver(@PathParam("namespace") String namespace, @PathParam("key") String key) {
+    reminders.redeliver(namespace, key);
+    return get(namespace, key);
   }
 
   @GET

@@ -90,6 +90,33 @@ final class ApiClient {
     return URLEncoder.encode(text, StandardCharsets.UTF_8).replace("+", "%20");
   }
 
+  /**
+   * The audit records of reminder {@code key} of namespace default with this type, newest first.
+   */
+  java.util.List<JsonObject> audit(String key, String type) {
+    Answer answer =
+        get("/audit?namespace=default&type=" + type + "&key=" + segment(key) + "&limit=100");
+    assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+    return answer.json().getJsonArray("items").stream().map(JsonValue::asJsonObject).toList();
+  }
+
+  /**
+   * Polls {@code condition} every 100 ms until it holds, failing after {@code wait}: for what the
+   * server does by itself, which a test can only read back over HTTP.
+   */
+  static void await(String what, Duration wait, java.util.function.BooleanSupplier condition) {
+    long deadline = System.nanoTime() + wait.toNanos();
+    while (!condition.getAsBoolean()) {
+      assertThat(System.nanoTime() - deadline).as("waited %s for %s", wait, what).isNegative();
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
   Answer get(String path) {
     return send("GET", path, (String) null, null);
   }

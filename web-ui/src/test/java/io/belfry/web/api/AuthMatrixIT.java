@@ -47,6 +47,9 @@ class AuthMatrixIT {
     String reminder = "/reminders/default/" + key;
     String user = "/users/auth-user-" + UUID.randomUUID().toString().substring(0, 8);
     String userBody = "{\"password\": \"a-long-enough-password\", \"roles\": [\"belfry-viewer\"]}";
+    String sink = "/namespaces/auth-" + UUID.randomUUID().toString().substring(0, 8) + "/sink";
+    String sinkBody =
+        "{\"webhookUrl\": \"http://127.0.0.1:9/never\", \"secret\": \"sixteen-chars-ok\"}";
     List<Call> calls =
         List.of(
             new Call("PUT", reminder, "{\"delay\": \"PT1H\"}", true, false),
@@ -57,7 +60,10 @@ class AuthMatrixIT {
             new Call("DELETE", reminder, null, true, false),
             new Call("GET", "/users", null, false, true),
             new Call("PUT", user, userBody, true, true),
-            new Call("DELETE", user, null, true, true));
+            new Call("DELETE", user, null, true, true),
+            new Call("PUT", sink, sinkBody, true, true),
+            new Call("GET", sink, null, false, true),
+            new Call("DELETE", sink, null, true, true));
 
     List<String> wrong = new ArrayList<>();
     for (Call call : calls) {

@@ -141,9 +141,11 @@ class ConsoleIT {
     browser.click("preview-button");
     new org.openqa.selenium.support.ui.WebDriverWait(browser.driver, Browser.WAIT)
         .until(d -> d.findElements(By.cssSelector("#preview li")).size() == 5);
+    // textContent, not getText(): the list may sit below the dialog's fold, where WebDriver calls
+    // the text invisible
     assertThat(browser.driver.findElements(By.cssSelector("#preview li")))
         .as("five weekday 09:00 occurrences")
-        .allSatisfy(li -> assertThat(li.getText()).contains("09:00:00 UTC"));
+        .allSatisfy(li -> assertThat(li.getAttribute("textContent")).contains("09:00:00 UTC"));
     browser.screenshot("cron-preview");
     browser.click("save-reminder");
     browser.awaitText("Created " + key);
@@ -217,6 +219,59 @@ class ConsoleIT {
     assertThat(browser.hasText("Edit")).isFalse();
     assertThat(browser.await(By.id("current-user")).getText()).contains("belfry-viewer");
     browser.screenshot("viewer");
+  }
+
+  @Test
+  void deadLetter_shownWithItsError_redeliveredByAnAdmin() throws Exception {
+    // namespace default forwards to a webhook nobody listens on: every attempt fails at once
+    int closedPort;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      closedPort = socket.getLocalPort();
+    }
+    String sink =
+        "{\"webhookUrl\": \"http://127.0.0.1:"
+            + closedPort
+            + "/nobody\", \"secret\": \"console-it-secret-16+\", \"timeout\": \"PT1S\"}";
+    String key = "console-dead-" + UUID.randomUUID().toString().substring(0, 8);
+    try {
+      assertThat(api("PUT", "/namespaces/default/sink", sink, ADMIN, ADMIN_PASSWORD).statusCode())
+          .isIn(200, 201);
+      api(
+          "PUT",
+          "/reminders/default/" + key,
+          "{\"delay\": \"PT1S\", \"delivery\": \"AT_LEAST_ONCE\"}",
+          ADMIN,
+          ADMIN_PASSWORD);
+      // five attempts, 0.5-1 s, 1-2 s, 2-4 s and 4-8 s apart (the default policy)
+      awaitApi(key, body -> body.contains("\"state\":\"DEAD_LETTER\""), "a dead letter");
+    } finally {
+      api("DELETE", "/namespaces/default/sink", null, ADMIN, ADMIN_PASSWORD);
+    }
+
+    browser.login(ADMIN, ADMIN_PASSWORD);
+    filterBy(key);
+    browser.awaitText("DEAD_LETTER");
+    browser.screenshot("dead-letter");
+    browser.clickRowButtonUntil("Redeliver default/" + key, "Redelivering " + key);
+    // with no sink left, the delivery succeeds and the one-shot is committed
+    awaitApi(key, body -> body.isEmpty(), "the redelivered reminder to be committed");
+  }
+
+  /** Polls GET of a reminder until {@code done} holds for its body ("" once it is gone, 404). */
+  private void awaitApi(String key, java.util.function.Predicate<String> done, String what)
+      throws Exception {
+    long deadline = System.currentTimeMillis() + 40_000;
+    String body = null;
+    while (System.currentTimeMillis() < deadline) {
+      HttpResponse<String> answer =
+          api("GET", "/reminders/default/" + key, null, ADMIN, ADMIN_PASSWORD);
+      body = answer.statusCode() == 404 ? "" : answer.body().replace(" ", "");
+      if (done.test(body)) {
+        return;
+      }
+      Thread.sleep(250);
+    }
+    throw new AssertionError("waited 40 s for " + what + "; last: " + body);
   }
 
   @Test

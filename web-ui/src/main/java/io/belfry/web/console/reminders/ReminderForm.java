@@ -19,6 +19,7 @@ import com.vaadin.flow.component.select.Select;
 import com.vaadin.flow.component.textfield.IntegerField;
 import com.vaadin.flow.component.textfield.TextArea;
 import com.vaadin.flow.component.textfield.TextField;
+import io.belfry.reminders.api.DeliveryMode;
 import io.belfry.reminders.api.InvalidReminderException;
 import io.belfry.reminders.api.InvalidReminderException.Violation;
 import io.belfry.reminders.api.MisfirePolicy;
@@ -73,6 +74,7 @@ public class ReminderForm extends Dialog {
   private final DateTimePicker until = new DateTimePicker("Until (UTC)");
   private final IntegerField maxOccurrences = new IntegerField("Max occurrences");
   private final Select<MisfirePolicy> misfire = new Select<>();
+  private final Select<DeliveryMode> delivery = new Select<>();
   private final TextField deadline = field("Skip if later than (e.g. PT5M)", "deadline");
   private final TextArea payload = new TextArea("Payload (JSON)");
   private final Span requestError = new Span();
@@ -97,6 +99,10 @@ public class ReminderForm extends Dialog {
     misfire.setLabel("Misfire policy");
     misfire.setItems(MisfirePolicy.values());
     misfire.setId("misfire");
+    delivery.setLabel("Delivery");
+    delivery.setItems(DeliveryMode.values());
+    delivery.setId("delivery");
+    delivery.setHelperText("At least once: a failing handler is retried, then dead-lettered");
     zone.setItems(new TreeSet<>(ZoneId.getAvailableZoneIds()));
     zone.setId("zone");
     payload.setId("payload");
@@ -118,6 +124,7 @@ public class ReminderForm extends Dialog {
             Map.entry("maxOccurrences", maxOccurrences),
             Map.entry("misfire", misfire),
             Map.entry("deadline", deadline),
+            Map.entry("delivery", delivery),
             Map.entry("payload", payload));
     firstKind.addValueChangeListener(e -> showFirstFields());
     kind.addValueChangeListener(e -> showScheduleFields());
@@ -139,6 +146,7 @@ public class ReminderForm extends Dialog {
             maxOccurrences,
             misfire,
             deadline,
+            delivery,
             payload);
     layout.setColspan(payload, 2);
     Button previewButton = new Button("Preview next 5", e -> preview());
@@ -169,6 +177,7 @@ public class ReminderForm extends Dialog {
     kind.setValue(ONCE);
     zone.setValue(ReminderRequest.DEFAULT_ZONE);
     misfire.setValue(ReminderRequest.DEFAULT_MISFIRE);
+    delivery.setValue(ReminderRequest.DEFAULT_DELIVERY);
     open();
   }
 
@@ -204,6 +213,7 @@ public class ReminderForm extends Dialog {
     }
     maxOccurrences.setValue(reminder.maxOccurrences());
     misfire.setValue(reminder.misfire());
+    delivery.setValue(reminder.delivery());
     deadline.setValue(reminder.deadline() == null ? "" : reminder.deadline().toString());
     if (reminder.payload().length > 0) {
       payload.setValue(new String(reminder.payload(), StandardCharsets.UTF_8));
@@ -268,6 +278,7 @@ public class ReminderForm extends Dialog {
       violations.add(new Violation("maxOccurrences", "must be a whole number"));
     }
     b.misfire(misfire.getValue());
+    b.delivery(delivery.getValue());
     if (misfire.getValue() == MisfirePolicy.SKIP && text(deadline) != null) {
       try {
         b.deadline(Duration.parse(text(deadline)));

@@ -144,6 +144,14 @@ public class RemindersView extends VerticalLayout {
       cancel.addThemeVariants(ButtonVariant.LUMO_SMALL, ButtonVariant.LUMO_ERROR);
       buttons.add(labelled(edit, reminder), labelled(cancel, reminder));
     }
+    if (CurrentUser.isAdmin() && reminder.state() == ReminderStatus.DEAD_LETTER) {
+      Button redeliver = new Button("Redeliver", e -> redeliver(reminder));
+      redeliver.addThemeVariants(ButtonVariant.LUMO_SMALL);
+      redeliver.setTooltipText("Last error: " + reminder.lastError());
+      Button delete = new Button("Cancel", e -> confirmCancel(reminder));
+      delete.addThemeVariants(ButtonVariant.LUMO_SMALL, ButtonVariant.LUMO_ERROR);
+      buttons.add(labelled(redeliver, reminder), labelled(delete, reminder));
+    }
     return buttons;
   }
 
@@ -154,6 +162,19 @@ public class RemindersView extends VerticalLayout {
   static Button labelled(Button button, Reminder reminder) {
     button.setAriaLabel(button.getText() + " " + reminder.namespace() + "/" + reminder.key());
     return button;
+  }
+
+  private void redeliver(Reminder reminder) {
+    CurrentUser.requireAdmin();
+    try {
+      reminders.redeliver(reminder.namespace(), reminder.key());
+      notify("Redelivering " + reminder.key(), NotificationVariant.LUMO_SUCCESS);
+    } catch (ReminderNotFoundException e) {
+      notify("It is no longer a dead letter", NotificationVariant.LUMO_CONTRAST);
+    } catch (RemindersUnavailableException e) {
+      notify("Not redelivered: " + e.getMessage(), NotificationVariant.LUMO_ERROR);
+    }
+    refresh();
   }
 
   private void confirmCancel(Reminder reminder) {

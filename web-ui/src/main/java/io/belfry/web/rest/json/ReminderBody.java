@@ -186,7 +186,7 @@ public final class ReminderBody {
   }
 
   // A field name echoed in an error must not carry control characters or run on forever.
-  private static String printable(String field) {
+  static String printable(String field) {
     String clean =
         field
             .codePoints()

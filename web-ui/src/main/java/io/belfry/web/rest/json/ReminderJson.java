@@ -50,7 +50,12 @@ public final class ReminderJson {
     }
     json.add("occurrence", r.occurrence()).add("misfire", r.misfire().name());
     duration(json, "deadline", r.deadline());
-    json.add("delivery", r.delivery().name());
+    json.add("delivery", r.delivery().name()).add("attempts", r.attempts());
+    if (r.lastError() == null) {
+      json.addNull("lastError");
+    } else {
+      json.add("lastError", r.lastError());
+    }
     payload(json, r);
     instant(json, "createdAt", r.createdAt());
     instant(json, "updatedAt", r.updatedAt());

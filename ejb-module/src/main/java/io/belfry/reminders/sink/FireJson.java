@@ -1,0 +1,59 @@
+package io.belfry.reminders.sink;
+
+import io.belfry.reminders.api.ReminderFired;
+import io.belfry.reminders.api.ReminderRequest;
+import jakarta.json.Json;
+import jakarta.json.JsonException;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+
+/**
+ * A fire as the sinks send it, one JSON object. The payload is rendered as the REST API renders a
+ * reminder's: a JSON payload ({@code application/json} or {@code +json}) embedded as JSON, any
+ * other as base64 text, an empty one as {@code null}; {@code contentType} says which.
+ */
+public final class FireJson {
+
+  private FireJson() {}
+
+  public static JsonObject of(ReminderFired fire) {
+    JsonObjectBuilder json =
+        Json.createObjectBuilder()
+            .add("namespace", fire.getNamespace())
+            .add("key", fire.getKey())
+            .add("fence", fire.getFence())
+            .add("occurrence", fire.getOccurrence())
+            .add("attempt", fire.getAttempt())
+            .add("dueAt", fire.getDueAt().toString())
+            .add("firedAt", fire.getFiredAt().toString())
+            .add("contentType", fire.getContentType());
+    byte[] payload = fire.getPayload();
+    if (payload.length == 0) {
+      json.addNull("payload");
+    } else if (!embedJson(json, fire.getContentType(), payload)) {
+      json.add("payload", Base64.getEncoder().encodeToString(payload));
+    }
+    return json.build();
+  }
+
+  /** The exact bytes that are sent and signed: the object in compact UTF-8 JSON. */
+  public static byte[] bytes(ReminderFired fire) {
+    return of(fire).toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static boolean embedJson(JsonObjectBuilder json, String contentType, byte[] payload) {
+    if (!ReminderRequest.isJsonContentType(contentType)) {
+      return false;
+    }
+    try (var reader = Json.createReader(new ByteArrayInputStream(payload))) {
+      json.add("payload", reader.readValue());
+      return true;
+    } catch (JsonException notJson) {
+      // set through the Java API with a JSON type but not JSON: send its bytes instead
+      return false;
+    }
+  }
+}

@@ -1,0 +1,303 @@
+package io.belfry.sinks;
+
+import io.belfry.audit.AuditDatabase;
+import io.belfry.reminders.sink.SinkDirectory;
+import io.belfry.reminders.sink.SinkException;
+import io.belfry.reminders.sink.SinkSettings;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
+import javax.sql.DataSource;
+import org.jboss.logging.Logger;
+
+/**
+ * The {@link SinkDirectory} on {@code BelfryDS}, table {@code belfry_sink}: one configuration for
+ * the whole cluster, changed at run time through the API or the console.
+ *
+ * <p>Fires read a copy of the whole table (one row per namespace that has a sink, so a handful),
+ * reloaded at most every {@link #CACHE_TTL}: a fire costs no query, and a change made on another
+ * node reaches this one within that delay (a change made here is seen at once). If the table cannot
+ * be read, fires keep the last copy, and the failure is retried a TTL later; only a node that never
+ * read it fails its fires (the fire is then audited or retried, as its delivery mode says). The
+ * schema is migrated on first use.
+ */
+@ApplicationScoped
+public class JdbcSinkDirectory implements SinkDirectory {
+
+  private static final Logger LOG = Logger.getLogger(JdbcSinkDirectory.class);
+
+  /** How old a copy of the configuration a fire may use: 5 s. */
+  public static final Duration CACHE_TTL = Duration.ofSeconds(5);
+
+  private static final int QUERY_TIMEOUT_SECONDS = 2;
+
+  private static final String COLUMNS =
+      "namespace, webhook_url, webhook_secret, timeout_ms, updated_at, updated_by, jms_url,"
+          + " jms_destination, jms_user, jms_password";
+
+  @Resource(lookup = AuditDatabase.DATASOURCE)
+  private DataSource dataSource;
+
+  private final LongSupplier nanoTime;
+  private final ReentrantLock loading = new ReentrantLock();
+
+  /** The copy the fires read; replaced whole, never changed. */
+  private volatile Copy copy;
+
+  /** After a failed load with no copy to fall back on: fail fast until then (nanoTime). */
+  private volatile long failingUntil;
+
+  private volatile SQLException lastFailure;
+  private volatile boolean migrated;
+
+  private record Copy(Map<String, SinkSettings> sinks, long loadedAt) {}
+
+  /** For CDI, which injects {@code BelfryDS}. */
+  public JdbcSinkDirectory() {
+    this.nanoTime = System::nanoTime;
+    this.failingUntil = nanoTime.getAsLong();
+  }
+
+  /** On a given datasource and clock, outside the container (unit tests). */
+  JdbcSinkDirectory(DataSource dataSource, LongSupplier nanoTime) {
+    this.dataSource = dataSource;
+    this.nanoTime = nanoTime;
+    this.failingUntil = nanoTime.getAsLong();
+  }
+
+  @Override
+  public Optional<SinkSettings> forNamespace(String namespace) {
+    Copy current = copy;
+    if (current == null || expired(current)) {
+      current = reload(current);
+    }
+    return Optional.ofNullable(current.sinks().get(namespace));
+  }
+
+  private boolean expired(Copy c) {
+    return nanoTime.getAsLong() - c.loadedAt() >= CACHE_TTL.toNanos();
+  }
+
+  /**
+   * One load at a time. While it runs, other fires use the copy they have rather than wait on the
+   * database; only fires with no copy at all (a node that has not read the table yet) wait.
+   */
+  private Copy reload(Copy seen) {
+    if (seen != null && !loading.tryLock()) {
+      return seen;
+    }
+    if (seen == null) {
+      loading.lock();
+    }
+    try {
+      Copy current = copy;
+      if (current != null && current != seen && !expired(current)) {
+        return current;
+      }
+      long now = nanoTime.getAsLong();
+      if (current == null && now - failingUntil < 0) {
+        throw unreadable(lastFailure);
+      }
+      try {
+        Copy fresh = new Copy(loadAll(), now);
+        copy = fresh;
+        return fresh;
+      } catch (SQLException e) {
+        lastFailure = e;
+        if (current != null) {
+          LOG.warnf(
+              "BELFRY-0420 The sink configuration cannot be read (%s); fires keep the copy of %d s"
+                  + " ago and it is read again in %s",
+              e.getMessage(), Duration.ofNanos(now - current.loadedAt()).toSeconds(), CACHE_TTL);
+          Copy kept = new Copy(current.sinks(), now);
+          copy = kept;
+          return kept;
+        }
+        failingUntil = now + CACHE_TTL.toNanos();
+        throw unreadable(e);
+      }
+    } finally {
+      loading.unlock();
+    }
+  }
+
+  private static SinkException unreadable(SQLException e) {
+    return new SinkException(
+        "the sink configuration cannot be read: " + (e == null ? "unknown" : e.getMessage()), e);
+  }
+
+  /** The next fire reads the table again (a change made here is seen at once). */
+  private void invalidate() {
+    loading.lock();
+    try {
+      Copy current = copy;
+      if (current != null) {
+        copy = new Copy(current.sinks(), nanoTime.getAsLong() - CACHE_TTL.toNanos());
+      }
+      failingUntil = nanoTime.getAsLong();
+    } finally {
+      loading.unlock();
+    }
+  }
+
+  private Map<String, SinkSettings> loadAll() throws SQLException {
+    try (Connection c = connection();
+        PreparedStatement select = c.prepareStatement("SELECT " + COLUMNS + " FROM belfry_sink")) {
+      select.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
+      Map<String, SinkSettings> sinks = new HashMap<>();
+      try (ResultSet rows = select.executeQuery()) {
+        while (rows.next()) {
+          sinks.put(rows.getString(1), settings(rows));
+        }
+      }
+      return Map.copyOf(sinks);
+    }
+  }
+
+  @Override
+  public Optional<StoredSink> read(String namespace) {
+    try (Connection c = connection();
+        PreparedStatement select =
+            c.prepareStatement("SELECT " + COLUMNS + " FROM belfry_sink WHERE namespace = ?")) {
+      select.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
+      select.setString(1, namespace);
+      try (ResultSet rows = select.executeQuery()) {
+        if (!rows.next()) {
+          return Optional.empty();
+        }
+        return Optional.of(
+            new StoredSink(
+                namespace,
+                settings(rows),
+                rows.getObject(5, OffsetDateTime.class).toInstant(),
+                rows.getString(6)));
+      }
+    } catch (SQLException e) {
+      throw unreadable(e);
+    }
+  }
+
+  @Override
+  public boolean save(String namespace, SinkSettings settings, String principal) {
+    OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+    try (Connection c = connection()) {
+      boolean created = false;
+      if (update(c, namespace, settings, principal, now) == 0) {
+        try {
+          insert(c, namespace, settings, principal, now);
+          created = true;
+        } catch (SQLException e) {
+          if (!isDuplicateKey(e)) {
+            throw e;
+          }
+          // another admin created it meanwhile: this change replaces theirs
+          update(c, namespace, settings, principal, now);
+        }
+      }
+      invalidate();
+      return created;
+    } catch (SQLException e) {
+      throw new SinkException("the sink configuration cannot be saved: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public boolean remove(String namespace) {
+    try (Connection c = connection();
+        PreparedStatement delete =
+            c.prepareStatement("DELETE FROM belfry_sink WHERE namespace = ?")) {
+      delete.setString(1, namespace);
+      boolean removed = delete.executeUpdate() > 0;
+      invalidate();
+      return removed;
+    } catch (SQLException e) {
+      throw new SinkException("the sink configuration cannot be saved: " + e.getMessage(), e);
+    }
+  }
+
+  private static int update(
+      Connection c, String namespace, SinkSettings s, String principal, OffsetDateTime now)
+      throws SQLException {
+    try (PreparedStatement update =
+        c.prepareStatement(
+            "UPDATE belfry_sink SET webhook_url = ?, webhook_secret = ?, timeout_ms = ?,"
+                + " updated_at = ?, updated_by = ?, jms_url = ?, jms_destination = ?,"
+                + " jms_user = ?, jms_password = ? WHERE namespace = ?")) {
+      bind(update, s, principal, now);
+      update.setString(10, namespace);
+      return update.executeUpdate();
+    }
+  }
+
+  private static void insert(
+      Connection c, String namespace, SinkSettings s, String principal, OffsetDateTime now)
+      throws SQLException {
+    try (PreparedStatement insert =
+        c.prepareStatement(
+            "INSERT INTO belfry_sink (webhook_url, webhook_secret, timeout_ms, updated_at,"
+                + " updated_by, jms_url, jms_destination, jms_user, jms_password, namespace)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+      bind(insert, s, principal, now);
+      insert.setString(10, namespace);
+      insert.executeUpdate();
+    }
+  }
+
+  private static void bind(
+      PreparedStatement statement, SinkSettings s, String principal, OffsetDateTime now)
+      throws SQLException {
+    statement.setString(1, s.webhookUrl());
+    statement.setString(2, s.secret());
+    statement.setLong(3, s.timeout().toMillis());
+    statement.setObject(4, now);
+    statement.setString(5, principal);
+    statement.setString(6, s.jmsUrl());
+    statement.setString(7, s.jmsDestination());
+    statement.setString(8, s.jmsUser());
+    statement.setString(9, s.jmsPassword());
+  }
+
+  private static boolean isDuplicateKey(SQLException e) {
+    return e.getSQLState() != null && e.getSQLState().startsWith("23");
+  }
+
+  private static SinkSettings settings(ResultSet row) throws SQLException {
+    return new SinkSettings(
+        row.getString(2),
+        row.getString(3),
+        Duration.ofMillis(row.getLong(4)),
+        row.getString(7),
+        row.getString(8),
+        row.getString(9),
+        row.getString(10));
+  }
+
+  /** A connection to a migrated schema (migrated on first use, once). */
+  private Connection connection() throws SQLException {
+    if (!migrated) {
+      synchronized (this) {
+        if (!migrated) {
+          try {
+            int applied = SinkSchema.migrate(dataSource);
+            LOG.debugf("BELFRY-0421 Sink schema up to date (%d migrations applied now)", applied);
+          } catch (RuntimeException e) {
+            throw new SQLException("cannot migrate the sink schema: " + e.getMessage(), e);
+          }
+          migrated = true;
+        }
+      }
+    }
+    return dataSource.getConnection();
+  }
+}

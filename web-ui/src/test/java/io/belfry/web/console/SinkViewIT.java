@@ -1,0 +1,126 @@
+package io.belfry.web.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.belfry.web.foundation.Deployments;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The console's sink view in headless Chromium: a bad URL is refused on its field with nothing
+ * saved, a good one is saved and the REST API shows it.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class SinkViewIT {
+
+  private static final String SINK = "/namespaces/default/sink";
+
+  @Deployment(testable = false)
+  static WebArchive deployment() {
+    return Deployments.belfryWar();
+  }
+
+  @ArquillianResource URL base;
+
+  private Browser browser;
+
+  @BeforeEach
+  void openBrowser() throws Exception {
+    Assumptions.assumeTrue(
+        Browser.available(),
+        "browser tests need Debian's chromium and chromium-driver; .ci/run installs them");
+    api("DELETE", null);
+    browser = new Browser(base);
+  }
+
+  @AfterEach
+  void closeBrowser() throws Exception {
+    if (browser != null) {
+      browser.close();
+      // the server outlives this class: leave namespace default without a sink
+      api("DELETE", null);
+    }
+  }
+
+  private void awaitInvalid(String fieldId) {
+    WebElement field = browser.await(By.id(fieldId));
+    new WebDriverWait(browser.driver, Browser.WAIT)
+        .until(d -> field.getAttribute("invalid") != null);
+  }
+
+  @Test
+  void badUrl_errorOnTheField_nothingSaved_thenAGoodOneIsSaved() throws Exception {
+    browser.login(ConsoleIT.ADMIN, ConsoleIT.ADMIN_PASSWORD);
+    browser.open(Routes.SINK);
+    browser.type("webhookUrl", "ftp://hooks.example.com/x");
+    browser.type("secret", "a-console-secret-1234");
+    browser.click("save-sink");
+    awaitInvalid("webhookUrl");
+    browser.screenshot("sink-validation-error");
+    assertThat(api("GET", null).statusCode()).isEqualTo(404);
+
+    browser.type("webhookUrl", "https://hooks.example.com/belfry");
+    browser.type("timeout", "PT2S");
+    browser.click("save-sink");
+    browser.awaitText("Saved ");
+    browser.screenshot("sink");
+
+    HttpResponse<String> saved = api("GET", null);
+    assertThat(saved.statusCode()).isEqualTo(200);
+    JsonObject json = Json.createReader(new StringReader(saved.body())).readObject();
+    assertThat(json.getString("webhookUrl")).isEqualTo("https://hooks.example.com/belfry");
+    assertThat(json.getString("timeout")).isEqualTo("PT2S");
+    assertThat(json.getBoolean("hasSecret")).isTrue();
+    assertThat(json.getString("updatedBy")).isEqualTo(ConsoleIT.ADMIN);
+  }
+
+  @Test
+  void newSinkWithoutSecret_errorOnTheSecret_nothingSaved() throws Exception {
+    browser.login(ConsoleIT.ADMIN, ConsoleIT.ADMIN_PASSWORD);
+    browser.open(Routes.SINK);
+    browser.type("webhookUrl", "https://hooks.example.com/belfry");
+    browser.click("save-sink");
+    awaitInvalid("secret");
+    assertThat(api("GET", null).statusCode()).isEqualTo(404);
+  }
+
+  private HttpResponse<String> api(String method, String body) throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(base + "api/v1" + SINK))
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body))
+            .header(
+                "Authorization",
+                "Basic "
+                    + Base64.getEncoder()
+                        .encodeToString(
+                            (ConsoleIT.ADMIN + ":" + ConsoleIT.ADMIN_PASSWORD)
+                                .getBytes(StandardCharsets.UTF_8)));
+    return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+}
