@@ -43,6 +43,16 @@ final class Partition implements AutoCloseable {
     }
   }
 
+  /** Cuts every packet between each node of {@code side} and each node of {@code otherSide}. */
+  void split(List<Integer> side, List<Integer> otherSide) throws IOException {
+    for (int one : side) {
+      for (int other : otherSide) {
+        drop(one, other);
+        drop(other, one);
+      }
+    }
+  }
+
   void heal() throws IOException {
     require("iptables", "-w", "-F", CHAIN);
   }

@@ -131,7 +131,9 @@ public final class Firing {
       return Attempt.of(Outcome.STALE);
     } catch (RuntimeException e) {
       // E.g. a timeout while the topology changes: the replace may or may not have happened.
-      LOG.warnf(e, "BELFRY-0202 Firing %s failed; it will be retried", key);
+      // one line: in a minority partition this repeats for every due reminder until the heal
+      LOG.warnf("BELFRY-0202 Firing %s failed; it will be retried: %s", key, e);
+      LOG.debugf(e, "BELFRY-0202 Firing %s failed", key);
       return new Attempt(Outcome.FAILED, hint.dueMillis(), null, null, null, null);
     }
   }

@@ -87,6 +87,9 @@ public final class Scheduler implements ChangeSink {
   /** How far ahead another node's clock may run; see {@link #mintedBeforeStart}. */
   private static final long CLOCK_SKEW_MARGIN_MILLIS = 5_000;
 
+  /** How long a fire whose commit failed waits before it is tried again. */
+  static final long FAILED_RETRY_PAUSE_MILLIS = 250;
+
   private final ReminderStore store;
   private final Ownership ownership;
   private final Predicate<String> served;
@@ -499,13 +502,13 @@ public final class Scheduler implements ChangeSink {
         }
       }
     }
+    // Re-armed a pause ahead, not at their due time: that time is past, so the wake-up would come
+    // at once, and a store that refuses every write (a minority partition) would be asked again
+    // and again, a thousand times a second per reminder.
     for (TimeIndex.Entry hint : retry) {
       if (!index.contains(hint.id())) {
-        index.put(hint.id(), hint.version(), hint.dueMillis());
+        index.put(hint.id(), hint.version(), now + FAILED_RETRY_PAUSE_MILLIS);
       }
-    }
-    if (!retry.isEmpty()) {
-      blockedUntil = Math.min(blockedUntil, now + settings.scanInterval().toMillis());
     }
   }
 

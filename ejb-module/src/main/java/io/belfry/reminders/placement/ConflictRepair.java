@@ -14,39 +14,53 @@ import org.infinispan.container.entries.InternalCacheValue;
 import org.infinispan.encoding.DataConversion;
 import org.infinispan.notifications.Listener;
 import org.infinispan.notifications.cachemanagerlistener.annotation.Merged;
+import org.infinispan.notifications.cachemanagerlistener.annotation.ViewChanged;
 import org.infinispan.notifications.cachemanagerlistener.event.MergeEvent;
+import org.infinispan.notifications.cachemanagerlistener.event.ViewChangedEvent;
 import org.infinispan.remoting.transport.Address;
 import org.jboss.logging.Logger;
 
 /**
- * Reconciles the replicas of the reminders cache with {@link VersionMerge} after partitions merge.
- * The WildFly subsystem cannot name a custom merge policy (only Infinispan's built-in ones, none of
- * which knows Belfry's versions), so the cache runs with merge policy NONE and this listener
- * reconciles the replicas itself: on the coordinator, off the notification thread, once the merged
- * topology has finished its state transfer, with conditional writes only.
+ * Reconciles the replicas of the reminders cache with {@link VersionMerge}. The WildFly subsystem
+ * cannot name a custom merge policy (only Infinispan's built-in ones, none of which knows Belfry's
+ * versions), so the cache runs with merge policy NONE and this listener reconciles the replicas
+ * itself: on the coordinator, off the notification thread, once the topology has finished its state
+ * transfer, with conditional writes only.
+ *
+ * <p>It runs after partitions merge, when members join (a node that was down, or a whole cluster
+ * restarting from file stores written at different times, brings replicas that may disagree) and
+ * once when the engine starts. A request that arrives while a pass runs is not dropped: another
+ * pass follows. A pass waits for the topology to settle for as long as it takes; only stopping the
+ * deployment ends the wait.
  */
 @Listener
 public final class ConflictRepair {
 
   private static final Logger LOG = Logger.getLogger(ConflictRepair.class);
-  private static final int ATTEMPTS = 60;
   private static final long PAUSE_MILLIS = 500;
+  private static final long PATIENCE_BEFORE_WARNING_MILLIS = 30_000;
   private static final int SETTLE_ATTEMPTS = 20;
 
   private final Cache<String, String> cache;
   private final Executor executor;
-  private final AtomicBoolean repairing = new AtomicBoolean();
+  private final AtomicBoolean requested = new AtomicBoolean();
+  private final AtomicBoolean draining = new AtomicBoolean();
+  private final AtomicBoolean passing = new AtomicBoolean();
+  private volatile boolean stopped;
 
   public ConflictRepair(Cache<String, String> cache, Executor executor) {
     this.cache = cache;
     this.executor = executor;
   }
 
+  /** Listens for merges and joins, and asks for one pass now (this node may have just joined). */
   public void start() {
     cache.getCacheManager().addListener(this);
+    request();
   }
 
   public void stop() {
+    stopped = true;
     cache.getCacheManager().removeListener(this);
   }
 
@@ -55,7 +69,43 @@ public final class ConflictRepair {
     if (event.isMergeView() && cache.getCacheManager().isCoordinator()) {
       LOG.infof(
           "BELFRY-0020 Partitions merged (%s): reconciling replicas", event.getSubgroupsMerged());
-      executor.execute(this::repair);
+      request();
+    }
+  }
+
+  @ViewChanged
+  public void viewChanged(ViewChangedEvent event) {
+    boolean joined = !event.getOldMembers().containsAll(event.getNewMembers());
+    if (joined && cache.getCacheManager().isCoordinator()) {
+      LOG.debugf("Members joined (%s): reconciling replicas", event.getNewMembers());
+      request();
+    }
+  }
+
+  /** Asks for a pass; at most one drains the requests at a time, and none is lost. */
+  private void request() {
+    requested.set(true);
+    if (draining.compareAndSet(false, true)) {
+      executor.execute(this::drain);
+    }
+  }
+
+  private void drain() {
+    while (true) {
+      try {
+        while (!stopped && requested.getAndSet(false)) {
+          if (cache.getCacheManager().isCoordinator() && !repair()) {
+            requested.set(true); // interrupted or stopping
+            return;
+          }
+        }
+      } finally {
+        draining.set(false);
+      }
+      // a request that came after the loop's last look and before the flag was cleared
+      if (stopped || !requested.get() || !draining.compareAndSet(false, true)) {
+        return;
+      }
     }
   }
 
@@ -127,6 +177,10 @@ public final class ConflictRepair {
     LOG.warnf("BELFRY-0023 Replicas of %s not reconciled: it kept changing", key);
   }
 
+  private int members() {
+    return cache.getAdvancedCache().getDistributionManager().getCacheTopology().getMembers().size();
+  }
+
   /** Every replica's value of a key given in its storage form, as conflict resolution reads it. */
   @SuppressWarnings({"unchecked", "rawtypes"})
   private static Map<Address, InternalCacheValue<?>> versionsOf(
@@ -135,22 +189,28 @@ public final class ConflictRepair {
   }
 
   /**
-   * Resolves every key whose replicas differ, once no state transfer is in progress; retried while
-   * the topology is still settling. One repair at a time on this node.
+   * Resolves every key whose replicas differ, once no state transfer is in progress; waits while
+   * the topology settles and starts again when a walk fails part-way (a view changed under it). One
+   * pass at a time on this node.
    *
-   * @return whether a resolution ran to the end
+   * @return whether a resolution ran to the end (false: stopped or interrupted)
    */
   public boolean repair() {
-    if (!repairing.compareAndSet(false, true)) {
+    if (!passing.compareAndSet(false, true)) {
       return false;
     }
     try {
       ConflictManager<String, String> conflicts =
           ConflictManagerFactory.get(cache.getAdvancedCache());
-      for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      long waitingSince = System.nanoTime();
+      boolean warned = false;
+      while (!stopped) {
         try {
           if (!conflicts.isStateTransferInProgress()
               && !conflicts.isConflictResolutionInProgress()) {
+            if (members() < 2) {
+              return true; // one replica cannot disagree with itself
+            }
             long start = System.nanoTime();
             int keys = reconcile(conflicts);
             LOG.infof(
@@ -159,19 +219,24 @@ public final class ConflictRepair {
             return true;
           }
         } catch (RuntimeException e) {
-          LOG.debugf(e, "Conflict resolution attempt %d failed; retrying", attempt);
+          LOG.debugf(e, "Conflict resolution failed part-way; starting again");
+        }
+        if (!warned
+            && System.nanoTime() - waitingSince > PATIENCE_BEFORE_WARNING_MILLIS * 1_000_000) {
+          warned = true;
+          LOG.warnf(
+              "BELFRY-0022 Replicas not reconciled yet: the topology has not settled for %d s;"
+                  + " still trying",
+              PATIENCE_BEFORE_WARNING_MILLIS / 1000);
         }
         Thread.sleep(PAUSE_MILLIS);
       }
-      LOG.warnf(
-          "BELFRY-0022 Replicas not reconciled: the topology did not settle within %d s",
-          ATTEMPTS * PAUSE_MILLIS / 1000);
       return false;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return false;
     } finally {
-      repairing.set(false);
+      passing.set(false);
     }
   }
 }

@@ -21,6 +21,8 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.infinispan.Cache;
 import org.junit.jupiter.api.AfterEach;
@@ -115,6 +117,48 @@ class UnavailableClusterTest {
     store.refuseFor(Duration.ZERO);
     assertThat(engine.get(id)).contains(live);
     assertThat(announced).containsExactly("set " + live.version());
+  }
+
+  @Test
+  void dueDuringAnOutage_firesOnceAfterIt_andTheStoreIsAskedAFewTimesASecondMeanwhile()
+      throws Exception {
+    FailingStore store = new FailingStore(cluster.cache(0));
+    List<Long> fired = new CopyOnWriteArrayList<>();
+    ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+    Cache<String, String> cache = cluster.cache(0);
+    ReminderEngine engine =
+        ReminderEngine.builder(store, new CacheOwnership(cache), new CacheChangeFeed(cache))
+            .timer(timer)
+            .deliveryExecutor(Runnable::run)
+            .delivery(fire -> fired.add(fire.getFence()))
+            .build();
+    try {
+      engine.start();
+      ReminderId id = ReminderId.of("unavailable", "due-during-outage");
+      // the first key this node owns, so that this engine is the one to fire it
+      for (int i = 0; !new CacheOwnership(cache).isPrimaryOwner(id.cacheKey()); i++) {
+        id = ReminderId.of("unavailable", "due-during-outage-" + i);
+      }
+      long version =
+          engine.set(ReminderSpec.once(id, Instant.now().plusMillis(200), null)).record().version();
+      store.refuseFor(Duration.ofMillis(1_500));
+      int refusalsBefore = store.refusals.get();
+
+      Thread.sleep(1_500);
+      int refusedWhileDue = store.refusals.get() - refusalsBefore;
+      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (fired.isEmpty() && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      Thread.sleep(500); // room for a second fire
+      assertThat(fired).as("fired once, after the outage").containsExactly(version);
+      assertThat(refusedWhileDue)
+          .as("fire attempts refused in 1.3 s of outage (a pause between them, not a spin)")
+          .isBetween(1, 20);
+    } finally {
+      engine.stop();
+      timer.shutdownNow();
+    }
   }
 
   @Test
