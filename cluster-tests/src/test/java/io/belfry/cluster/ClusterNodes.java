@@ -47,7 +47,10 @@ final class ClusterNodes implements AutoCloseable {
     run("start-node", String.valueOf(n));
   }
 
-  /** Starts every node that is not running, in parallel, and waits for all of them. */
+  /**
+   * Starts every node that is not running and waits for all of them; with none running, the script
+   * starts the node whose file store was written last first, alone, then the others in parallel.
+   */
   void startAll() {
     run("start", String.valueOf(size));
   }

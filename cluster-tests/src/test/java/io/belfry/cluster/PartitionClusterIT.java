@@ -7,12 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * A real partition (iptables between the nodes' JGroups addresses) of a three-node cluster into a
@@ -20,25 +15,10 @@ import org.junit.jupiter.api.TestInstance;
  * majority keeps firing and accepting changes, the minority refuses writes and fires nothing; after
  * the merge Belfry reconciles the replicas with its version rule.
  */
-@Tag("cluster")
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class PartitionClusterIT {
+class PartitionClusterIT extends PartitionedCluster {
 
-  private final ClusterNodes cluster = new ClusterNodes(3);
-  private final PartitionChecks checks = new PartitionChecks(cluster);
-
-  @BeforeAll
-  void startCluster() {
-    Assumptions.assumeTrue(
-        Partition.available(),
-        "the partition test needs root and iptables (apt-get install -y iptables); .ci/run"
-            + " installs it");
-    cluster.startClean();
-  }
-
-  @AfterAll
-  void stopCluster() {
-    cluster.close();
+  PartitionClusterIT() {
+    super(3);
   }
 
   @Test
