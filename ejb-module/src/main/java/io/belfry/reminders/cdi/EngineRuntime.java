@@ -1,5 +1,6 @@
 package io.belfry.reminders.cdi;
 
+import io.belfry.reminders.config.BackgroundExecutor;
 import io.belfry.reminders.config.BelfryExecutor;
 import io.belfry.reminders.config.BelfrySettings;
 import io.belfry.reminders.config.RemindersCache;
@@ -35,6 +36,8 @@ public class EngineRuntime {
 
   @Inject @BelfryExecutor ManagedExecutorService deliveryExecutor;
 
+  @Inject @BackgroundExecutor ManagedExecutorService background;
+
   @Inject CdiDelivery delivery;
 
   @Inject ActivityAnnouncer announcer;
@@ -66,7 +69,7 @@ public class EngineRuntime {
             .resurrectionGuard(guards.isResolvable() ? guards.get() : ResurrectionGuard.NONE)
             .build();
     engine.start();
-    repair = new ConflictRepair(cache, deliveryExecutor);
+    repair = new ConflictRepair(cache, background);
     repair.start();
     LOG.infof(
         "BELFRY-0003 Serving namespaces %s on node %s",

@@ -10,8 +10,9 @@ import org.infinispan.Cache;
 
 /**
  * The one place that looks up what the server provides to Belfry: the replicated {@code reminders}
- * cache and the managed executors, all defined by the CLI scripts in {@code server-config/}.
- * Everything else injects them, so tests and deployments name each resource once.
+ * cache and the managed executors, defined by the CLI scripts in {@code server-config/} (the
+ * default executor by WildFly). Everything else injects them, so tests and deployments name each
+ * resource once.
  */
 @ApplicationScoped
 public class ContainerResources {
@@ -25,6 +26,9 @@ public class ContainerResources {
   /** JNDI name of the executor that runs application observers. */
   public static final String DELIVERY = "java:jboss/ee/concurrency/executor/belfry";
 
+  /** The server's default executor, for background work that may take minutes. */
+  public static final String BACKGROUND = "java:jboss/ee/concurrency/executor/default";
+
   @Resource(lookup = REMINDERS_CACHE)
   private Cache<String, String> reminders;
 
@@ -33,6 +37,9 @@ public class ContainerResources {
 
   @Resource(lookup = DELIVERY)
   private ManagedExecutorService delivery;
+
+  @Resource(lookup = BACKGROUND)
+  private ManagedExecutorService background;
 
   @Produces
   @RemindersCache
@@ -52,5 +59,11 @@ public class ContainerResources {
   @BelfryExecutor
   ManagedExecutorService delivery() {
     return delivery;
+  }
+
+  @Produces
+  @BackgroundExecutor
+  ManagedExecutorService background() {
+    return background;
   }
 }
