@@ -17,7 +17,12 @@ final class Parallel {
 
   /** Runs {@code task} for 0 .. count-1 on four threads; rethrows the first failure. */
   static void forEach(int count, Task task) throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(4);
+    forEach(count, 4, task);
+  }
+
+  /** Runs {@code task} for 0 .. count-1 on {@code threads} threads; rethrows the first failure. */
+  static void forEach(int count, int threads, Task task) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
       List<Future<?>> futures = new ArrayList<>();
       for (int i = 0; i < count; i++) {
