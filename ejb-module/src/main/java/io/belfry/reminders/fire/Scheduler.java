@@ -471,6 +471,12 @@ public final class Scheduler implements ChangeSink {
       blockedUntil = deliveryRefusedUntil;
       return;
     }
+    if (!store.acceptsWrites()) {
+      // a minority partition refuses every commit: ask again after a pause, without trying each
+      // due reminder (each refusal costs a logged stack trace in Infinispan)
+      blockedUntil = now + FAILED_RETRY_PAUSE_MILLIS;
+      return;
+    }
     int budget = settings.maxFiresPerRun();
     long backlogBefore = now - settings.backlogLateness().toMillis();
     List<TimeIndex.Entry> retry = new ArrayList<>();
@@ -636,7 +642,11 @@ public final class Scheduler implements ChangeSink {
     if (timer == null || !running) {
       return;
     }
-    long at = Math.min(index.nextDueMillis().orElse(Long.MAX_VALUE), blockedUntil);
+    // While blocked (backlog rate, refused deliveries, a store refusing writes), nothing due can
+    // happen before blockedUntil: overdue entries must not make the wake-up immediate, or the
+    // scheduler would spin until the block ends.
+    long next = index.nextDueMillis().orElse(Long.MAX_VALUE);
+    long at = blockedUntil == Long.MAX_VALUE ? next : Math.max(next, blockedUntil);
     if (at == Long.MAX_VALUE) {
       return;
     }

@@ -17,6 +17,7 @@ import org.infinispan.commons.TimeoutException;
 import org.infinispan.commons.util.IntSets;
 import org.infinispan.context.Flag;
 import org.infinispan.partitionhandling.AvailabilityException;
+import org.infinispan.partitionhandling.AvailabilityMode;
 import org.infinispan.remoting.transport.jgroups.SuspectException;
 import org.jboss.logging.Logger;
 
@@ -42,6 +43,11 @@ public final class InfinispanReminderStore implements ReminderStore {
     // Local scans read memory only: the store is preloaded and nothing is evicted, so going to
     // the file store for each scanned segment would only re-read what memory holds.
     this.local = cache.getAdvancedCache().withFlags(Flag.CACHE_MODE_LOCAL, Flag.SKIP_CACHE_LOAD);
+  }
+
+  @Override
+  public boolean acceptsWrites() {
+    return cache.getAdvancedCache().getAvailability() == AvailabilityMode.AVAILABLE;
   }
 
   @Override

@@ -41,4 +41,13 @@ public interface ReminderStore {
    * @param segments the segments to visit, or {@code null} for all
    */
   void forEachLocal(BitSet segments, EntryVisitor visitor);
+
+  /**
+   * Whether writes can succeed now, as far as this node knows: false on the minority side of a
+   * partition, where every write is refused. A hint for callers that would otherwise try and fail
+   * over and over; a write may still fail when this says yes.
+   */
+  default boolean acceptsWrites() {
+    return true;
+  }
 }
