@@ -4,6 +4,7 @@ import io.belfry.reminders.store.VersionMerge;
 import java.util.ArrayList;
 import java.util.Map;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.infinispan.Cache;
@@ -74,7 +75,13 @@ public final class ConflictRepair {
   private void request() {
     requested.set(true);
     if (draining.compareAndSet(false, true)) {
-      executor.execute(this::drain);
+      try {
+        executor.execute(this::drain);
+      } catch (RejectedExecutionException e) {
+        // the server is suspending or stopping; the next merge asks again
+        draining.set(false);
+        LOG.warnf("BELFRY-0024 Replicas not reconciled: the executor refused (%s)", e);
+      }
     }
   }
 
