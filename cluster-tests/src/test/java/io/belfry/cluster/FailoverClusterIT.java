@@ -64,12 +64,7 @@ class FailoverClusterIT {
     Instant first = since.plusSeconds(20);
     List<String> keys = keys(run, 600);
     // 20 due per second for 30 s, set through all three nodes
-    Parallel.forEach(
-        keys.size(),
-        i ->
-            cluster
-                .api(1 + i % 3)
-                .set(keys.get(i), "{\"fireAt\": \"" + first.plusMillis(50L * i) + "\"}"));
+    setDue(keys, first, 50, 3);
     assertThat(Instant.now()).as("set up before the first is due").isBefore(first);
 
     Fires.await(cluster.api(1), since, keys, first.plusSeconds(90));
@@ -99,8 +94,7 @@ class FailoverClusterIT {
     String run = "failover-" + since.toEpochMilli();
     Instant due = since.plusSeconds(20);
     List<String> keys = keys(run, 150);
-    Parallel.forEach(
-        keys.size(), i -> cluster.api(1 + i % 3).set(keys.get(i), "{\"fireAt\": \"" + due + "\"}"));
+    setDue(keys, due, 0, 3);
     Map<String, String> owners = owners(keys);
     assertThat(Instant.now()).as("set up before the kill").isBefore(due.minusSeconds(2));
     int victim = 2;
@@ -140,12 +134,7 @@ class FailoverClusterIT {
     Instant first = since.plusSeconds(30);
     List<String> keys = keys(run, 300);
     // one every 100 ms for 30 s
-    Parallel.forEach(
-        keys.size(),
-        i ->
-            cluster
-                .api(1 + i % 2)
-                .set(keys.get(i), "{\"fireAt\": \"" + first.plusMillis(100L * i) + "\"}"));
+    setDue(keys, first, 100, 2);
     Map<String, String> owners = owners(keys);
     assertThat(Instant.now()).as("set up before the first is due").isBefore(first);
     int leaver = 3;
@@ -189,9 +178,7 @@ class FailoverClusterIT {
     List<String> alreadyFired = keys(run + "-fired", 30);
     List<String> cancelled = keys(run + "-cancelled", 30);
     Instant pendingDue = Instant.now().plusSeconds(12);
-    Parallel.forEach(
-        pending.size(),
-        i -> cluster.api(1 + i % 3).set(pending.get(i), "{\"fireAt\": \"" + pendingDue + "\"}"));
+    setDue(pending, pendingDue, 0, 3);
     Parallel.forEach(
         alreadyFired.size(),
         i -> cluster.api(1 + i % 3).set(alreadyFired.get(i), "{\"delay\": \"PT1S\"}"));
@@ -355,9 +342,7 @@ class FailoverClusterIT {
   private StaleStores staleNodeThreeThenKillAll(String run, boolean awaitArchived)
       throws Exception {
     StaleStores stale = new StaleStores(run);
-    for (String key : stale.all()) {
-      cluster.api(1).set(key, "{\"fireAt\": \"" + stale.staleDue + "\"}");
-    }
+    setDue(stale.all(), stale.staleDue, 0, 1);
     cluster.kill(3);
     Await.until("node1 sees two members", () -> cluster.api(1).members().size() == 2);
     for (String key : stale.cancelled) {
@@ -398,6 +383,20 @@ class FailoverClusterIT {
     Map<String, String> owners = new java.util.concurrent.ConcurrentHashMap<>();
     Parallel.forEach(keys.size(), i -> owners.put(keys.get(i), cluster.api(1).owner(keys.get(i))));
     return owners;
+  }
+
+  /**
+   * One-shot reminders for {@code keys}, the i-th due at {@code first} + i × {@code spacingMillis},
+   * set round-robin through nodes 1 to {@code nodes}.
+   */
+  private void setDue(List<String> keys, Instant first, long spacingMillis, int nodes)
+      throws Exception {
+    Parallel.forEach(
+        keys.size(),
+        i ->
+            cluster
+                .api(1 + i % nodes)
+                .set(keys.get(i), "{\"fireAt\": \"" + first.plusMillis(spacingMillis * i) + "\"}"));
   }
 
   private static List<String> keys(String run, int count) {

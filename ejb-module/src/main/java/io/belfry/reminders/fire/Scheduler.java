@@ -88,7 +88,7 @@ public final class Scheduler implements ChangeSink {
   private static final long CLOCK_SKEW_MARGIN_MILLIS = 5_000;
 
   /** How long a fire whose commit failed waits before it is tried again. */
-  static final long FAILED_RETRY_PAUSE_MILLIS = 250;
+  private static final long FAILED_RETRY_PAUSE_MILLIS = 250;
 
   private final ReminderStore store;
   private final Ownership ownership;

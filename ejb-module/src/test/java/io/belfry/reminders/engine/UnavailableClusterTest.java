@@ -145,8 +145,9 @@ class UnavailableClusterTest {
     List<Long> fired = new CopyOnWriteArrayList<>();
     ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
     Cache<String, String> cache = cluster.cache(0);
+    CacheOwnership ownership = new CacheOwnership(cache);
     ReminderEngine engine =
-        ReminderEngine.builder(store, new CacheOwnership(cache), new CacheChangeFeed(cache))
+        ReminderEngine.builder(store, ownership, new CacheChangeFeed(cache))
             .timer(timer)
             .deliveryExecutor(Runnable::run)
             .delivery(fire -> fired.add(fire.getFence()))
@@ -155,7 +156,7 @@ class UnavailableClusterTest {
       engine.start();
       ReminderId id = ReminderId.of("unavailable", "due-during-outage");
       // the first key this node owns, so that this engine is the one to fire it
-      for (int i = 0; !new CacheOwnership(cache).isPrimaryOwner(id.cacheKey()); i++) {
+      for (int i = 0; !ownership.isPrimaryOwner(id.cacheKey()); i++) {
         id = ReminderId.of("unavailable", "due-during-outage-" + i);
       }
       long version =

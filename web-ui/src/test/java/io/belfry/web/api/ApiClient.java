@@ -17,6 +17,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.Map;
 
 /**
  * The REST API over real HTTP, as a client sees it: one method per request shape, answers with
@@ -115,6 +116,26 @@ final class ApiClient {
         throw new IllegalStateException(e);
       }
     }
+  }
+
+  /**
+   * Sets {@code count} one-shot reminders {@code prefix + i} in namespace {@code default}, due in 1
+   * or 2 s with payload {@code {"i": i}}, asserting each is created.
+   *
+   * @return each key's version, which is the fence its fire carries
+   */
+  Map<String, Long> setCounted(String prefix, int count) {
+    Map<String, Long> versions = new java.util.concurrent.ConcurrentHashMap<>();
+    for (int i = 0; i < count; i++) {
+      String key = prefix + i;
+      Answer set =
+          put(
+              "/reminders/default/" + segment(key),
+              "{\"delay\": \"PT" + (1 + i % 2) + "S\", \"payload\": {\"i\": " + i + "}}");
+      org.assertj.core.api.Assertions.assertThat(set.status()).as(set.body()).isEqualTo(201);
+      versions.put(key, set.json().getJsonNumber("version").longValue());
+    }
+    return versions;
   }
 
   Answer get(String path) {

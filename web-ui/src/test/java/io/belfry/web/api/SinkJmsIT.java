@@ -18,7 +18,6 @@ import java.io.StringReader;
 import java.net.URL;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -126,16 +125,7 @@ class SinkJmsIT {
     configure();
 
     int count = 6;
-    Map<String, Long> versions = new HashMap<>();
-    for (int i = 0; i < count; i++) {
-      String key = prefix + i;
-      Answer set =
-          api.put(
-              "/reminders/default/" + segment(key),
-              "{\"delay\": \"PT" + (1 + i % 2) + "S\", \"payload\": {\"i\": " + i + "}}");
-      assertThat(set.status()).as(set.body()).isEqualTo(201);
-      versions.put(key, set.json().getJsonNumber("version").longValue());
-    }
+    Map<String, Long> versions = api.setCounted(prefix, count);
 
     List<Message> received = consume(count);
 

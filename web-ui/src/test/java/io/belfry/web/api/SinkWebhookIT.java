@@ -20,7 +20,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -151,16 +150,7 @@ class SinkWebhookIT {
     assertThat(configured.json()).doesNotContainKey("secret");
 
     int count = 6;
-    Map<String, Long> versions = new ConcurrentHashMap<>();
-    for (int i = 0; i < count; i++) {
-      String key = prefix + i;
-      Answer set =
-          api.put(
-              "/reminders/default/" + segment(key),
-              "{\"delay\": \"PT" + (1 + i % 2) + "S\", \"payload\": {\"i\": " + i + "}}");
-      assertThat(set.status()).as(set.body()).isEqualTo(201);
-      versions.put(key, set.json().getJsonNumber("version").longValue());
-    }
+    Map<String, Long> versions = api.setCounted(prefix, count);
 
     ApiClient.await(count + " webhook calls", WAIT, () -> received.size() >= count);
     // the audit's FIRED rows come after the deliveries: once each is there, no fire is pending
