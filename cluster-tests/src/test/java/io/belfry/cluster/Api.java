@@ -68,6 +68,19 @@ final class Api {
         json(response.body()).getJsonNumber("version").longValue(), response.statusCode() == 201);
   }
 
+  /**
+   * Sets reminders of namespace {@code default} in one {@code POST}, each item a PUT body with its
+   * {@code "key"}; returns how many were created.
+   */
+  int setAll(List<String> items) throws IOException {
+    HttpResponse<String> response =
+        send("POST", "/reminders/default", "{\"reminders\": [" + String.join(",", items) + "]}");
+    if (response.statusCode() != 200) {
+      throw new IOException("POST batch: " + response.statusCode() + " " + response.body());
+    }
+    return json(response.body()).getInt("created");
+  }
+
   /** What a request answered, whatever it was (for requests that may be refused). */
   record Answer(int status, String retryAfter, String problemType) {}
 

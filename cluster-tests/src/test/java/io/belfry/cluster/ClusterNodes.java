@@ -21,6 +21,10 @@ final class ClusterNodes implements AutoCloseable {
   private final int size;
   private final int baseOffset;
 
+  /** How long one script command may take; a benchmark on a large store may need more. */
+  private static final long COMMAND_TIMEOUT_MINUTES =
+      Long.getLong("belfry.cluster.commandTimeoutMinutes", 10);
+
   ClusterNodes(int size) {
     this.size = size;
     Path root = Path.of("").toAbsolutePath();
@@ -93,7 +97,7 @@ final class ClusterNodes implements AutoCloseable {
     command.addAll(List.of(args));
     try {
       Process process = new ProcessBuilder(command).inheritIO().start();
-      if (!process.waitFor(10, TimeUnit.MINUTES) || process.exitValue() != 0) {
+      if (!process.waitFor(COMMAND_TIMEOUT_MINUTES, TimeUnit.MINUTES) || process.exitValue() != 0) {
         process.destroyForcibly();
         throw new IllegalStateException(String.join(" ", command) + " failed");
       }

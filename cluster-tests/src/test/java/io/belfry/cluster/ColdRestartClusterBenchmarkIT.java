@@ -25,27 +25,36 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * Cold restart of three WildFly nodes holding many pending reminders (issue 7's figure): load them
- * through the REST API, kill every node with {@code kill -9} while a few more fall due, start the
- * cluster with {@code server-config/cluster start} and measure, from the moment the script starts,
- * when the first node is healthy, when the first overdue reminder fires, when every node's engine
- * has armed what it owns (the {@code BELFRY-0001} lines of the nodes' logs) and when every node is
- * healthy. A benchmark, not part of the test run:
+ * through the REST API's batch set, stop every node while a few more fall due ({@code kill -9} by
+ * default, or a graceful stop with {@code -Dbelfry.bench.stop=graceful}), start the cluster with
+ * {@code server-config/cluster start} and measure, from the moment the script starts: when the
+ * first node's server has booted and its engine has started (the {@code WFLYSRV0025} and {@code
+ * BELFRY-0001} lines of its log), when the first and the last overdue reminder fire, when each
+ * node's recovery has armed what it owns ({@code BELFRY-0340}) and when every node is healthy. A
+ * benchmark, not part of the test run; a million needs bigger heaps and more patience:
  *
  * <pre>
- * mvn -B -pl cluster-tests verify -Dbelfry.excludedGroups= \
- *     -Dit.test=ColdRestartClusterBenchmarkIT -Dbelfry.bench.pending=100000
+ * BELFRY_NODE_HEAP=2g BELFRY_START_TIMEOUT=3600 mvn -B -pl cluster-tests verify \
+ *     -Dbelfry.excludedGroups= -Dit.test=ColdRestartClusterBenchmarkIT \
+ *     -Dbelfry.bench.pending=1000000 -Dbelfry.cluster.commandTimeoutMinutes=60
  * </pre>
  */
 @Tag("benchmark")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ColdRestartClusterBenchmarkIT {
 
-  private static final Pattern ENGINE_STARTED =
-      Pattern.compile(
-          "^(\\d\\d:\\d\\d:\\d\\d,\\d\\d\\d) .*BELFRY-0001 Reminder engine started; (\\d+) reminders");
+  private static final String TIME = "^(\\d\\d:\\d\\d:\\d\\d,\\d\\d\\d) ";
+  private static final Pattern BOOTED = Pattern.compile(TIME + ".*WFLYSRV0025");
+  private static final Pattern ENGINE_STARTED = Pattern.compile(TIME + ".*BELFRY-0001 ");
+  private static final Pattern RECOVERED =
+      Pattern.compile(TIME + ".*BELFRY-0340 Recovery done in (\\d+) ms: (\\d+) reminders armed");
+
+  /** Reminders per batch set request: the API's maximum. */
+  private static final int BATCH = 1000;
 
   private final ClusterNodes cluster = new ClusterNodes(3);
   private final int pending = Integer.getInteger("belfry.bench.pending", 100_000);
+  private final boolean graceful = "graceful".equals(System.getProperty("belfry.bench.stop"));
   private final int overdue = 100;
 
   @AfterAll
@@ -59,12 +68,19 @@ class ColdRestartClusterBenchmarkIT {
     Instant since = Instant.now();
     String run = "cold-" + since.toEpochMilli();
     Instant loadStart = Instant.now();
+    int batches = (pending + BATCH - 1) / BATCH;
     Parallel.forEach(
-        pending,
-        16,
-        i -> cluster.api(1 + i % 3).set(run + "-pending-" + i, "{\"delay\": \"P1D\"}"));
+        batches,
+        6,
+        b -> {
+          List<String> items = new ArrayList<>();
+          for (int i = b * BATCH; i < Math.min(pending, (b + 1) * BATCH); i++) {
+            items.add("{\"key\": \"" + run + "-pending-" + i + "\", \"delay\": \"P1D\"}");
+          }
+          cluster.api(1 + b % 3).setAll(items);
+        });
     Duration load = Duration.between(loadStart, Instant.now());
-    Instant due = Instant.now().plusSeconds(10);
+    Instant due = Instant.now().plusSeconds(graceful ? 60 : 10);
     List<String> overdueKeys = new ArrayList<>();
     for (int i = 0; i < overdue; i++) {
       overdueKeys.add(run + "-overdue-" + i);
@@ -72,8 +88,14 @@ class ColdRestartClusterBenchmarkIT {
     Parallel.forEach(
         overdue,
         i -> cluster.api(1 + i % 3).set(overdueKeys.get(i), "{\"fireAt\": \"" + due + "\"}"));
-    assertThat(Instant.now()).as("every node killed before the overdue ones are due").isBefore(due);
-    cluster.killAll();
+    if (graceful) {
+      cluster.close();
+    } else {
+      cluster.killAll();
+    }
+    assertThat(Instant.now())
+        .as("every node stopped before the overdue ones are due")
+        .isBefore(due);
     Thread.sleep(Math.max(0, Duration.between(Instant.now(), due.plusSeconds(2)).toMillis()));
 
     Instant restart = Instant.now();
@@ -93,39 +115,69 @@ class ColdRestartClusterBenchmarkIT {
         fired.values().stream().map(f -> f.get(0).at()).min(Instant::compareTo).orElseThrow();
     Instant lastFire =
         fired.values().stream().map(f -> f.get(0).at()).max(Instant::compareTo).orElseThrow();
-    List<String> engines = new ArrayList<>();
-    Instant allArmed = restart;
+    List<String> nodes = new ArrayList<>();
+    Instant firstBooted = null;
+    Instant firstEngine = null;
+    Instant firstRecovered = null;
+    Instant allRecovered = restart;
     for (int n = 1; n <= 3; n++) {
-      Matcher started = engineStarted(n);
-      Instant at = logInstant(started.group(1), restart);
-      allArmed = at.isAfter(allArmed) ? at : allArmed;
-      engines.add(
+      Instant booted = logInstant(lastMatch(n, BOOTED).group(1), restart);
+      Instant engine = logInstant(lastMatch(n, ENGINE_STARTED).group(1), restart);
+      Matcher recovery = lastMatch(n, RECOVERED);
+      Instant recovered = logInstant(recovery.group(1), restart);
+      firstBooted = earliest(firstBooted, booted);
+      firstEngine = earliest(firstEngine, engine);
+      firstRecovered = earliest(firstRecovered, recovered);
+      allRecovered = recovered.isAfter(allRecovered) ? recovered : allRecovered;
+      nodes.add(
           String.format(
               Locale.ROOT,
-              "node%d %s reminders at +%d ms",
+              "node%d: booted +%d ms, engine started +%d ms, recovery done +%d ms (%s ms, %s"
+                  + " armed)",
               n,
-              started.group(2),
-              Duration.between(restart, at).toMillis()));
+              Duration.between(restart, booted).toMillis(),
+              Duration.between(restart, engine).toMillis(),
+              Duration.between(restart, recovered).toMillis(),
+              recovery.group(2),
+              recovery.group(3)));
     }
     Fires.report(
         String.format(
             Locale.ROOT,
-            "%n# Cold restart of 3 WildFly nodes, %s: %,d pending (loaded through REST in %d s)"
-                + " and %d overdue, after kill -9 of every node%n%n"
+            "%n# Cold restart of 3 WildFly nodes, %s: %,d pending (loaded through the batch set in"
+                + " %d s, %,.0f/s) and %d overdue, after %s of every node%n%n"
                 + "| from `cluster start` to | ms |%n|---|---|%n"
-                + "| first node healthy | %d |%n| first overdue fire | %d |%n"
-                + "| last overdue fire | %d |%n| every engine started (armed) | %d |%n"
-                + "| every node healthy | %d |%n%nEngines: %s%n",
+                + "| first node's server booted (WFLYSRV0025) | %d |%n"
+                + "| first engine started (BELFRY-0001) | %d |%n"
+                + "| first overdue fire | %d |%n"
+                + "| last overdue fire | %d |%n"
+                + "| first node's recovery done: every reminder armed there | %d |%n"
+                + "| first node healthy | %d |%n"
+                + "| every node's recovery done | %d |%n"
+                + "| every node healthy | %d |%n%n"
+                + "From the first engine's start: first overdue fire %d ms, recovery done %d"
+                + " ms.%n%nNodes: %s%n",
             restart,
             pending,
             load.toSeconds(),
+            pending * 1000.0 / Math.max(1, load.toMillis()),
             overdue,
-            Duration.between(restart, firstHealthy).toMillis(),
+            graceful ? "a graceful stop" : "kill -9",
+            Duration.between(restart, firstBooted).toMillis(),
+            Duration.between(restart, firstEngine).toMillis(),
             Duration.between(restart, firstFire).toMillis(),
             Duration.between(restart, lastFire).toMillis(),
-            Duration.between(restart, allArmed).toMillis(),
+            Duration.between(restart, firstRecovered).toMillis(),
+            Duration.between(restart, firstHealthy).toMillis(),
+            Duration.between(restart, allRecovered).toMillis(),
             Duration.between(restart, healthy).toMillis(),
-            String.join("; ", engines)));
+            Duration.between(firstEngine, firstFire).toMillis(),
+            Duration.between(firstEngine, firstRecovered).toMillis(),
+            String.join("; ", nodes)));
+  }
+
+  private static Instant earliest(Instant a, Instant b) {
+    return a == null || b.isBefore(a) ? b : a;
   }
 
   private Instant awaitFirstHealthy(CompletableFuture<Instant> allHealthy) throws Exception {
@@ -145,18 +197,18 @@ class ColdRestartClusterBenchmarkIT {
     }
   }
 
-  /** The last engine start in node {@code n}'s console log. */
-  private static Matcher engineStarted(int n) throws IOException {
+  /** The last line of node {@code n}'s console log that {@code pattern} finds. */
+  private static Matcher lastMatch(int n, Pattern pattern) throws IOException {
     Path log =
         Path.of(System.getenv("BELFRY_CLUSTER_DIR")).resolve("node" + n).resolve("console.log");
     Matcher last = null;
     for (String line : Files.readAllLines(log)) {
-      Matcher m = ENGINE_STARTED.matcher(line.replaceAll("\u001B\\[[0-9;]*m", ""));
+      Matcher m = pattern.matcher(line.replaceAll("\u001B\\[[0-9;]*m", ""));
       if (m.find()) {
         last = m;
       }
     }
-    assertThat(last).as("node%d's engine started", n).isNotNull();
+    assertThat(last).as("node%d's log has %s", n, pattern).isNotNull();
     return last;
   }
 

@@ -58,6 +58,25 @@ public interface Reminders {
    */
   record SetOutcome(Reminder reminder, boolean created) {}
 
+  /** The most reminders one {@link #putAll} sets. */
+  int MAX_BATCH = 1000;
+
+  /**
+   * Sets up to {@value #MAX_BATCH} reminders, in order, each as {@link #put} would: for loading
+   * many at once without a round trip each. Every request is checked before any is set, so an
+   * invalid one changes nothing; violations name the request as {@code reminders[i].field}. Two
+   * requests for the same key are refused.
+   *
+   * <p>Not one transaction: each reminder is acknowledged on its own as it is set. If the cluster
+   * refuses part way ({@link RemindersUnavailableException}), the ones before were set and the rest
+   * not; setting the whole list again is safe, since a set replaces.
+   *
+   * @return what each put did, in the order of the requests
+   * @throws InvalidReminderException if any request breaks a rule, or the list is empty or too
+   *     long; nothing changed
+   */
+  List<SetOutcome> putAll(List<ReminderRequest> reminders);
+
   /**
    * Sets a one-shot reminder firing at {@code at}, with an {@code application/octet-stream} payload
    * ({@code null} for none).

@@ -1,6 +1,7 @@
 package io.belfry.reminders.cdi;
 
 import io.belfry.reminders.api.InvalidReminderException;
+import io.belfry.reminders.api.InvalidReminderException.Violation;
 import io.belfry.reminders.api.Reminder;
 import io.belfry.reminders.api.ReminderPage;
 import io.belfry.reminders.api.ReminderQuery;
@@ -25,7 +26,9 @@ import jakarta.validation.Validator;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -51,22 +54,8 @@ public class RemindersBean implements Reminders {
   @Override
   public SetOutcome put(ReminderRequest request) {
     ReminderRequest complete = validated(request);
-    Instant now = Instant.now();
-    ReminderSpec spec =
-        new ReminderSpec(
-            ReminderId.of(complete.getNamespace(), complete.getKey()),
-            complete.schedule(),
-            complete.firstFireAt(now),
-            complete.getUntil(),
-            complete.getMaxOccurrences(),
-            complete.getMisfire(),
-            complete.getDeadline(),
-            complete.getDelivery(),
-            complete.getPayload(),
-            complete.getContentType());
     try {
-      SetResult result = engine().set(spec);
-      return new SetOutcome(view(result.record()), result.created());
+      return put(spec(complete, Instant.now()));
     } catch (IllegalArgumentException e) {
       // Bounds that end the timeline before its first occurrence: nothing would ever fire.
       throw InvalidReminderException.of("until", e.getMessage());
@@ -74,18 +63,94 @@ public class RemindersBean implements Reminders {
   }
 
   @Override
+  public List<SetOutcome> putAll(List<ReminderRequest> reminders) {
+    if (reminders == null || reminders.isEmpty()) {
+      throw InvalidReminderException.of("reminders", "must hold at least one reminder");
+    }
+    if (reminders.size() > MAX_BATCH) {
+      throw InvalidReminderException.of(
+          "reminders", "must hold at most " + MAX_BATCH + " reminders, not " + reminders.size());
+    }
+    // every request is checked, and every violation collected, before anything is set
+    Instant now = Instant.now();
+    List<ReminderSpec> specs = new ArrayList<>();
+    List<Violation> violations = new ArrayList<>();
+    Map<ReminderId, Integer> firstIndexOf = new HashMap<>();
+    for (int i = 0; i < reminders.size(); i++) {
+      String prefix = "reminders[" + i + "].";
+      try {
+        ReminderRequest complete = validated(reminders.get(i));
+        Integer earlier = firstIndexOf.putIfAbsent(id(complete), i);
+        if (earlier != null) {
+          violations.add(new Violation(prefix + "key", "repeats reminders[" + earlier + "]"));
+        } else if (timeline(complete).first(complete.firstFireAt(now), now).isEmpty()) {
+          violations.add(
+              new Violation(
+                  prefix + "until",
+                  "ends the reminder before its first occurrence: it would never fire"));
+        } else {
+          specs.add(spec(complete, now));
+        }
+      } catch (InvalidReminderException e) {
+        e.getViolations()
+            .forEach(v -> violations.add(new Violation(prefix + v.field(), v.message())));
+      }
+    }
+    if (!violations.isEmpty()) {
+      throw new InvalidReminderException(violations);
+    }
+    List<SetOutcome> outcomes = new ArrayList<>(specs.size());
+    for (int i = 0; i < specs.size(); i++) {
+      try {
+        outcomes.add(put(specs.get(i)));
+      } catch (IllegalArgumentException e) {
+        // checked above at the same now; the clock only moves on, which cannot end a timeline
+        // sooner, so this would be a bug
+        throw new IllegalStateException("reminders[" + i + "]: " + e.getMessage(), e);
+      }
+    }
+    return outcomes;
+  }
+
+  private SetOutcome put(ReminderSpec spec) {
+    SetResult result = engine().set(spec);
+    return new SetOutcome(view(result.record()), result.created());
+  }
+
+  private static ReminderSpec spec(ReminderRequest complete, Instant now) {
+    return new ReminderSpec(
+        id(complete),
+        complete.schedule(),
+        complete.firstFireAt(now),
+        complete.getUntil(),
+        complete.getMaxOccurrences(),
+        complete.getMisfire(),
+        complete.getDeadline(),
+        complete.getDelivery(),
+        complete.getPayload(),
+        complete.getContentType());
+  }
+
+  private static ReminderId id(ReminderRequest complete) {
+    return ReminderId.of(complete.getNamespace(), complete.getKey());
+  }
+
+  private static Timeline timeline(ReminderRequest complete) {
+    return Timeline.of(
+        complete.schedule(),
+        new Bounds(
+            complete.getUntil(),
+            complete.getMaxOccurrences() == null
+                ? null
+                : complete.getMaxOccurrences().longValue()));
+  }
+
+  @Override
   public List<Instant> preview(ReminderRequest request, int count) {
     ReminderRequest complete = validated(request);
     Instant now = Instant.now();
-    Timeline timeline =
-        Timeline.of(
-            complete.schedule(),
-            new Bounds(
-                complete.getUntil(),
-                complete.getMaxOccurrences() == null
-                    ? null
-                    : complete.getMaxOccurrences().longValue()));
     List<Instant> due = new ArrayList<>();
+    Timeline timeline = timeline(complete);
     Optional<Occurrence> next = timeline.first(complete.firstFireAt(now), now);
     while (next.isPresent() && due.size() < count) {
       due.add(next.get().due());

@@ -117,7 +117,8 @@ public final class ReminderEngine {
   /**
    * Recovery and start: subscribes to writes and topology changes, advances the clock past every
    * stored version, arms the owned pending reminders (overdue ones fire under the backfill rate)
-   * and, with a timer, starts firing.
+   * and, with a timer, starts firing. With a timer, recovery goes on in steps after this returns
+   * ({@link #recovered()}).
    */
   public synchronized void start() {
     if (started) {
@@ -126,9 +127,22 @@ public final class ReminderEngine {
     KeyIndex index = new KeyIndex(store);
     feed.subscribe(ChangeSink.both(index, scheduler));
     keys = index;
-    int armed = scheduler.start();
+    scheduler.start();
     started = true;
-    LOG.infof("BELFRY-0001 Reminder engine started; %d reminders armed on this node", armed);
+    LOG.infof(
+        "BELFRY-0001 Reminder engine started; %s",
+        scheduler.recovered()
+            ? armedCount() + " reminders armed on this node"
+            : "arming what this node owns, firing as it goes");
+  }
+
+  /**
+   * Whether recovery has read every stored entry since {@link #start()}: with a timer it runs in
+   * steps after start returns, firing overdue reminders as it finds them; by hand it is done when
+   * start returns.
+   */
+  public boolean recovered() {
+    return scheduler.recovered();
   }
 
   /** Stops firing on this node; stored reminders are untouched and fire elsewhere or later. */

@@ -87,6 +87,9 @@ public final class Scheduler implements ChangeSink {
   /** How far ahead another node's clock may run; see {@link #mintedBeforeStart}. */
   private static final long CLOCK_SKEW_MARGIN_MILLIS = 5_000;
 
+  /** Segments read per recovery step: a step of 1/32 of a large store takes well under a second. */
+  private static final int RECOVERY_SEGMENTS_PER_STEP = 8;
+
   /** How long a fire whose commit failed waits before it is tried again. */
   private static final long FAILED_RETRY_PAUSE_MILLIS = 250;
 
@@ -117,6 +120,15 @@ public final class Scheduler implements ChangeSink {
   private long nextSweepAt = Long.MIN_VALUE;
   private int sweepCursor;
   private long blockedUntil = Long.MAX_VALUE;
+
+  /** Segments that automatic recovery has still to read; empty once recovered. */
+  private final BitSet unrecovered = new BitSet();
+
+  private long recoveryStartNanos;
+  private int recoveredArmed;
+
+  /** Read without the lock, which a recovery step holds while it reads a store. */
+  private volatile boolean recovered;
 
   /**
    * Versions up to this one were minted before this node started (with a margin for clocks that run
@@ -199,56 +211,143 @@ public final class Scheduler implements ChangeSink {
   // --- Lifecycle ------------------------------------------------------------------------------
 
   /**
-   * Recovery: advances the clock past every version stored locally, arms the owned pending ones
-   * and, in automatic mode, starts the timers. Subscribe to the change feed before calling this, so
-   * that no write is missed between the scan and the first run.
+   * Recovery and start: advances the clock past every version stored locally, arms the owned
+   * pending ones and, in automatic mode, starts the timers. Subscribe to the change feed before
+   * calling this, so that no write is missed between the scan and the first run.
    *
-   * @return how many reminders were armed
+   * <p>By hand (no timer), recovery reads every segment before this returns. In automatic mode it
+   * reads {@value #RECOVERY_SEGMENTS_PER_STEP} segments per step on the timer, and the scheduler
+   * fires between steps: on a large store the first overdue reminders fire after the first step,
+   * not after the whole scan. Until recovery ends every fire is checked by the {@link
+   * ResurrectionGuard}, since the newest version stored is not known yet.
+   *
+   * @return how many reminders were armed before this returned (all of them by hand)
    */
   public int start() {
     lock.lock();
     try {
       owned = ownership.primarySegments();
-      int[] armed = {0};
-      store.forEachLocal(
-          null,
-          (key, value) -> {
-            long version;
-            try {
-              version = ReminderCodec.versionOf(value);
-            } catch (RuntimeException e) {
-              LOG.errorf(e, "BELFRY-0301 Unreadable entry %s ignored", key);
-              return;
-            }
-            versions.observe(version);
-            if (owned.get(ownership.segmentOf(key)) && arm(key, value)) {
-              armed[0]++;
-            }
-          });
-      mintedBeforeStart =
-          HybridLogicalClock.pack(
-              Math.max(HybridLogicalClock.millisOf(versions.lastVersion()), clock.millis())
-                  + CLOCK_SKEW_MARGIN_MILLIS,
-              0);
+      mintedBeforeStart = Long.MAX_VALUE;
+      recoveryStartNanos = System.nanoTime();
+      recoveredArmed = 0;
+      recovered = false;
       running = true;
       nextSweepAt = clock.millis() + settings.scanInterval().toMillis();
-      if (timer != null) {
-        long period = settings.scanInterval().toMillis();
-        sweeper =
-            timer.scheduleAtFixedRate(this::runQuietly, period, period, TimeUnit.MILLISECONDS);
-        long renewal = leases.renewalIntervalMillis();
-        renewer =
-            timer.scheduleAtFixedRate(
-                this::renewLeasesQuietly, renewal, renewal, TimeUnit.MILLISECONDS);
+      if (timer == null) {
+        recoveredArmed = recover(null);
+        endRecovery();
+        return recoveredArmed;
       }
-      LOG.debugf(
-          "BELFRY-0302 Scheduler started: %d segments owned, %d reminders armed",
-          owned.cardinality(), armed[0]);
+      unrecovered.set(0, ownership.segmentCount());
+      long period = settings.scanInterval().toMillis();
+      sweeper = timer.scheduleAtFixedRate(this::runQuietly, period, period, TimeUnit.MILLISECONDS);
+      long renewal = leases.renewalIntervalMillis();
+      renewer =
+          timer.scheduleAtFixedRate(
+              this::renewLeasesQuietly, renewal, renewal, TimeUnit.MILLISECONDS);
+      scheduleRecoveryStep(0);
       requestRun();
-      return armed[0];
+      return recoveredArmed;
     } finally {
       lock.unlock();
     }
+  }
+
+  /** Whether recovery has read every segment since the last {@link #start()}. */
+  public boolean recovered() {
+    return recovered;
+  }
+
+  /**
+   * Reads the stored entries of {@code segments} ({@code null}: all): advances the clock past each
+   * version and arms the owned ones. Returns how many were armed.
+   */
+  private int recover(BitSet segments) {
+    int[] armed = {0};
+    store.forEachLocal(
+        segments,
+        (key, value) -> {
+          long version;
+          try {
+            version = ReminderCodec.versionOf(value);
+          } catch (RuntimeException e) {
+            LOG.errorf(e, "BELFRY-0301 Unreadable entry %s ignored", key);
+            return;
+          }
+          versions.observe(version);
+          if (owned.get(ownership.segmentOf(key)) && arm(key, value)) {
+            armed[0]++;
+          }
+        });
+    return armed[0];
+  }
+
+  /** One step of automatic recovery; the next is queued behind the run this one may request. */
+  private void recoverStep() {
+    boolean more;
+    lock.lock();
+    try {
+      if (!running || unrecovered.isEmpty()) {
+        return;
+      }
+      BitSet step = new BitSet();
+      for (int s = unrecovered.nextSetBit(0), n = 0;
+          s >= 0 && n < RECOVERY_SEGMENTS_PER_STEP;
+          s = unrecovered.nextSetBit(s + 1), n++) {
+        step.set(s);
+      }
+      try {
+        recoveredArmed += recover(step);
+        unrecovered.andNot(step);
+      } catch (RuntimeException e) {
+        // the same segments again after a pause: a cache that is not available yet, say
+        LOG.warnf("BELFRY-0341 Recovery of segments %s failed, retried: %s", step, e.toString());
+        scheduleRecoveryStep(FAILED_RETRY_PAUSE_MILLIS);
+        return;
+      }
+      more = !unrecovered.isEmpty();
+      if (!more) {
+        endRecovery();
+      }
+      rearm();
+    } finally {
+      lock.unlock();
+    }
+    if (more) {
+      scheduleRecoveryStep(0);
+    }
+  }
+
+  private void scheduleRecoveryStep(long delayMillis) {
+    try {
+      timer.schedule(this::recoverStepQuietly, delayMillis, TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      LOG.debugf("BELFRY-0307 Timer rejected a recovery step; stopping?");
+    }
+  }
+
+  private void recoverStepQuietly() {
+    ClassLoader previous = enterOwnerContext();
+    try {
+      recoverStep();
+    } catch (Throwable e) {
+      LOG.errorf(e, "BELFRY-0341 Recovery step failed");
+    } finally {
+      Thread.currentThread().setContextClassLoader(previous);
+    }
+  }
+
+  /** Every stored version has been seen: the ones above the newest were minted while running. */
+  private void endRecovery() {
+    recovered = true;
+    mintedBeforeStart =
+        HybridLogicalClock.pack(
+            Math.max(HybridLogicalClock.millisOf(versions.lastVersion()), clock.millis())
+                + CLOCK_SKEW_MARGIN_MILLIS,
+            0);
+    LOG.infof(
+        "BELFRY-0340 Recovery done in %d ms: %d reminders armed, %d segments owned",
+        (System.nanoTime() - recoveryStartNanos) / 1_000_000, recoveredArmed, owned.cardinality());
   }
 
   /** Stops the timers and forgets the index; the store keeps everything. */
@@ -267,6 +366,8 @@ public final class Scheduler implements ChangeSink {
       cancelWakeUp();
       index.clear();
       inbox.clear();
+      unrecovered.clear();
+      recovered = false;
       owned = new BitSet();
     } finally {
       lock.unlock();

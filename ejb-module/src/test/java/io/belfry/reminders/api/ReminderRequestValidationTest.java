@@ -445,6 +445,12 @@ class ReminderRequestValidationTest {
       assertOnlyViolation(oneShot().payloadJson(json), "payload", "is not well-formed JSON");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"7", "0", "\"\"", "true", "null", "[]", "{\"é\": \"✓\"}"})
+    void validate_wellFormedJsonPayload_shortOrNotAscii_accepted(String json) {
+      assertThat(validation.violationsOf(oneShot().payloadJson(json))).isEmpty();
+    }
+
     @Test
     void validate_nonJsonBytesUnderJsonSuffixType_reportsPayload() {
       assertOnlyViolation(

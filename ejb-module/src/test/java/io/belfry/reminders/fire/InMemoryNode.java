@@ -13,10 +13,12 @@ import java.util.BitSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 
 /**
  * A single node without Infinispan: a map as store that notifies its feed on every write (as the
- * cache's post events do), owning its one segment. For unit tests of the scheduler and engine.
+ * cache's post events do), owning every segment (one unless a test spreads keys over more). For
+ * unit tests of the scheduler and engine.
  */
 final class InMemoryNode implements ReminderStore, Ownership, ChangeFeed {
 
@@ -77,12 +79,24 @@ final class InMemoryNode implements ReminderStore, Ownership, ChangeFeed {
 
   @Override
   public void forEachLocal(BitSet segments, EntryVisitor visitor) {
+    beforeScan.accept(segments);
     Map<String, byte[]> copy;
     synchronized (this) {
       copy = new TreeMap<>(entries);
     }
-    copy.forEach(visitor::visit);
+    copy.forEach(
+        (key, value) -> {
+          if (segments == null || segments.get(segmentOf(key))) {
+            visitor.visit(key, value);
+          }
+        });
   }
+
+  /** How many segments the keys hash to; one unless a test spreads them. */
+  volatile int segments = 1;
+
+  /** Called with the segments of each scan before it reads them ({@code null}: all). */
+  volatile Consumer<BitSet> beforeScan = s -> {};
 
   synchronized int size() {
     return entries.size();
@@ -98,18 +112,20 @@ final class InMemoryNode implements ReminderStore, Ownership, ChangeFeed {
 
   @Override
   public int segmentOf(String cacheKey) {
-    return 0;
+    return Math.floorMod(cacheKey.hashCode(), segments);
   }
 
   @Override
   public int segmentCount() {
-    return 1;
+    return segments;
   }
 
   @Override
   public BitSet primarySegments() {
     BitSet all = new BitSet();
-    all.set(0, owner);
+    if (owner) {
+      all.set(0, segments);
+    }
     return all;
   }
 

@@ -9,6 +9,7 @@ import io.belfry.reminders.api.ReminderStatus;
 import io.belfry.reminders.api.Reminders;
 import io.belfry.reminders.api.Reminders.SetOutcome;
 import io.belfry.reminders.placement.ClusterStatus;
+import io.belfry.web.rest.json.ReminderBatchBody;
 import io.belfry.web.rest.json.ReminderBody;
 import io.belfry.web.rest.json.ReminderJson;
 import io.belfry.web.rest.json.RequestBody;
@@ -57,6 +58,27 @@ public class ReminderResource {
     return Response.status(outcome.created() ? Response.Status.CREATED : Response.Status.OK)
         .entity(ReminderJson.of(outcome.reminder()).toString())
         .build();
+  }
+
+  /**
+   * Sets up to {@value Reminders#MAX_BATCH} reminders of {@code namespace} in one request: {@code
+   * {"reminders": [{"key": "k1", "fireAt": ...}, ...]}}, each item a {@code PUT} body plus its
+   * {@code key}. Every item is checked before any is set; a violation names its item ({@code
+   * reminders[3].fireAt}) and nothing is set. Answers the counts of created and replaced ones.
+   */
+  @POST
+  @Path("{namespace}")
+  @Consumes(MediaType.APPLICATION_JSON)
+  public String setAll(@PathParam("namespace") String namespace, InputStream body)
+      throws IOException {
+    List<SetOutcome> outcomes =
+        reminders.putAll(ReminderBatchBody.read(namespace, RequestBody.jsonObject(body)));
+    long created = outcomes.stream().filter(SetOutcome::created).count();
+    return Json.createObjectBuilder()
+        .add("created", created)
+        .add("replaced", outcomes.size() - created)
+        .build()
+        .toString();
   }
 
   @GET

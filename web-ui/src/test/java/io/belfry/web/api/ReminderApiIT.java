@@ -215,6 +215,90 @@ class ReminderApiIT {
   }
 
   @Test
+  void post_batch_setsEveryItem_answersCounts_aBadItemIsNamedAndNothingIsSet() {
+    String batch = "/reminders/" + namespace;
+    Answer first =
+        api.send(
+            "POST",
+            batch,
+            "{\"reminders\": [{\"key\": \"a\", \"delay\": \"PT1H\"},"
+                + " {\"key\": \"b/c\", \"fireAt\": \"2099-01-01T09:00:00Z\", \"payload\": 7}]}",
+            "application/json");
+    assertThat(first.status()).as(first.body()).isEqualTo(200);
+    assertThat(first.json().getInt("created")).isEqualTo(2);
+    assertThat(first.json().getInt("replaced")).isZero();
+    assertThat(api.get(path("b/c")).json().getString("nextFireAt"))
+        .isEqualTo("2099-01-01T09:00:00Z");
+    long versionOfA = api.get(path("a")).json().getJsonNumber("version").longValue();
+
+    Answer second =
+        api.send(
+            "POST",
+            batch,
+            "{\"reminders\": [{\"key\": \"a\", \"delay\": \"PT1M\", \"every\": \"PT15M\"}, {\"key\": \"d\", \"delay\": \"PT1H\"}]}",
+            "application/json");
+    assertThat(second.status()).as(second.body()).isEqualTo(200);
+    assertThat(second.json().getInt("created")).isEqualTo(1);
+    assertThat(second.json().getInt("replaced")).isEqualTo(1);
+    assertThat(api.get(path("a")).json().getJsonNumber("version").longValue())
+        .isGreaterThan(versionOfA);
+
+    // one answer names every bad item and field; the good items are not set either
+    Answer bad =
+        api.send(
+            "POST",
+            batch,
+            "{\"reminders\": [{\"key\": \"e\", \"delay\": \"PT1M\"}, {\"key\": \"f\", \"delay\": 5},"
+                + " {\"delay\": \"PT1M\"}, {\"key\": \"g\", \"cron\": \"61 * * * *\"},"
+                + " {\"key\": \"e\", \"delay\": \"PT2M\"}, 3]}",
+            "application/json");
+    assertThat(bad.status()).as(bad.body()).isEqualTo(400);
+    assertThat(bad.violationFields())
+        .contains("reminders[1].delay", "reminders[2].key", "reminders[5]")
+        .allMatch(field -> field.startsWith("reminders["));
+    assertThat(api.get(path("e")).status()).isEqualTo(404);
+    assertThat(api.get(path("g")).status()).isEqualTo(404);
+
+    // checked by Bean Validation after the JSON was read: a repeated key, a bad cron
+    Answer semantic =
+        api.send(
+            "POST",
+            batch,
+            "{\"reminders\": [{\"key\": \"h\", \"delay\": \"PT1M\"}, {\"key\": \"i\", \"cron\": \"61 * * * *\"},"
+                + " {\"key\": \"h\", \"delay\": \"PT2M\"}]}",
+            "application/json");
+    assertThat(semantic.violationFields())
+        .as(semantic.body())
+        .contains("reminders[2].key")
+        .anyMatch(field -> field.startsWith("reminders[1]."));
+    assertThat(api.get(path("h")).status()).isEqualTo(404);
+
+    String tooMany =
+        "{\"reminders\": ["
+            + String.join(
+                ",", java.util.Collections.nCopies(1001, "{\"key\": \"x\", \"delay\": \"PT1M\"}"))
+            + "]}";
+    assertThat(api.send("POST", batch, tooMany, "application/json").violationFields())
+        .containsExactly("reminders");
+    assertThat(api.send("POST", batch, "{\"reminders\": []}", "application/json").violationFields())
+        .containsExactly("reminders");
+    assertThat(api.send("POST", batch, "{\"items\": []}", "application/json").violationFields())
+        .containsExactly("items");
+
+    api.ensureViewer();
+    Answer viewer =
+        api.as(ApiClient.VIEWER)
+            .send(
+                "POST",
+                batch,
+                "{\"reminders\": [{\"key\": \"v\", \"delay\": \"PT1M\"}]}",
+                "application/json");
+    assertThat(viewer.status()).isEqualTo(403);
+    assertThat(api.get("/reminders?namespace=" + namespace).json().getJsonArray("items"))
+        .hasSize(3);
+  }
+
+  @Test
   void unknownPathAndMethod_problemBodies() {
     Answer missing = api.get("/nothing-here");
     assertThat(missing.status()).isEqualTo(404);

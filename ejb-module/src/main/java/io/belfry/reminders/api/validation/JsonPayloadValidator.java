@@ -7,7 +7,11 @@ import jakarta.json.JsonException;
 import jakarta.json.stream.JsonParser;
 import jakarta.validation.ConstraintValidator;
 import jakarta.validation.ConstraintValidatorContext;
-import java.io.ByteArrayInputStream;
+import java.io.StringReader;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 
 public class JsonPayloadValidator implements ConstraintValidator<JsonPayload, ReminderRequest> {
 
@@ -31,8 +35,22 @@ public class JsonPayloadValidator implements ConstraintValidator<JsonPayload, Re
 
   /** Why {@code json} is not exactly one JSON value, or {@code null} if it is. */
   static String problemOf(byte[] json) {
+    // JSON travels as UTF-8 (RFC 8259). Decoded here, strictly, rather than by the parser: from
+    // bytes it first guesses the encoding, and cannot with fewer than two, so "7" was refused.
+    String text;
+    try {
+      text =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(json))
+              .toString();
+    } catch (CharacterCodingException e) {
+      return "it is not UTF-8";
+    }
     // Walking every event, not readValue(): the parser also rejects content after the value.
-    try (JsonParser parser = Json.createParser(new ByteArrayInputStream(json))) {
+    try (JsonParser parser = Json.createParser(new StringReader(text))) {
       if (!parser.hasNext()) {
         return "it is empty";
       }
