@@ -251,6 +251,10 @@ class RestoreScriptsIT {
                 .getString("EXPRESSION_VALUE"))
         .as(when + ": client sockets bound to the node's private address")
         .isEqualTo("${jboss.bind.address.private:127.0.0.1}");
+    assertThat(state.get("tcp-properties").asJsonObject())
+        .as(when + ": no Nagle delay, no per-destination bundler")
+        .containsEntry("tcp_nodelay", Json.createValue("true"))
+        .containsEntry("bundler_type", Json.createValue("transfer-queue"));
 
     JsonObject stack = state.get("stack").asJsonObject();
     assertThat(stack.getJsonObject("transport").keySet()).as(when).containsExactly("TCP");
