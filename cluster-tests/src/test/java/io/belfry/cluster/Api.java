@@ -74,7 +74,12 @@ final class Api {
    */
   int setAll(List<String> items) throws IOException {
     HttpResponse<String> response =
-        send("POST", "/reminders/default", "{\"reminders\": [" + String.join(",", items) + "]}");
+        send(
+            "POST",
+            "/reminders/default",
+            "{\"reminders\": [" + String.join(",", items) + "]}",
+            // up to a thousand synchronous replicated writes, one after another
+            Duration.ofMinutes(5));
     if (response.statusCode() != 200) {
       throw new IOException("POST batch: " + response.statusCode() + " " + response.body());
     }
@@ -208,9 +213,14 @@ final class Api {
   }
 
   private HttpResponse<String> send(String method, String path, String body) throws IOException {
+    return send(method, path, body, Duration.ofSeconds(30));
+  }
+
+  private HttpResponse<String> send(String method, String path, String body, Duration timeout)
+      throws IOException {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(base + path))
-            .timeout(Duration.ofSeconds(30))
+            .timeout(timeout)
             .header("Authorization", AUTHORIZATION)
             .method(
                 method,

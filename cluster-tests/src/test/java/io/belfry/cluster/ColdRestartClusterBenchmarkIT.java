@@ -71,7 +71,8 @@ class ColdRestartClusterBenchmarkIT {
     int batches = (pending + BATCH - 1) / BATCH;
     Parallel.forEach(
         batches,
-        6,
+        // each set waits for its replication more than it works: several requests per node
+        9,
         b -> {
           List<String> items = new ArrayList<>();
           for (int i = b * BATCH; i < Math.min(pending, (b + 1) * BATCH); i++) {

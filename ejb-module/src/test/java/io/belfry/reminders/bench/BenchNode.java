@@ -73,6 +73,9 @@ public final class BenchNode implements AutoCloseable {
 
   final long engineStartMillis;
 
+  /** When the engine's start began ({@link System#nanoTime()}): the first fire can come after. */
+  final long engineStartNanos;
+
   private final Cache<String, String> reminders;
 
   private BenchNode(
@@ -126,6 +129,7 @@ public final class BenchNode implements AutoCloseable {
             .listener(listener)
             .build();
     long engineStart = System.nanoTime();
+    engineStartNanos = engineStart;
     engine.start();
     // recovery goes on in steps after start returns, firing as it goes: the node counts as
     // started once it is done

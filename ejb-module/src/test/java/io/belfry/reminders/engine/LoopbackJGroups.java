@@ -10,7 +10,8 @@ import java.util.stream.Collectors;
 /**
  * JGroups for embedded test members: TCP on 127.0.0.1 with a static member list (TCPPING), like
  * Belfry's server stack, with short failure-detection timeouts so that tests see a stopped member
- * leave within seconds. Only loopback is ever used.
+ * leave within seconds, and the server stack's send settings (no Nagle delay, the transfer-queue
+ * bundler; see configure-jgroups.cli). Only loopback is ever used.
  */
 public final class LoopbackJGroups {
 
@@ -25,6 +26,7 @@ public final class LoopbackJGroups {
     return """
         <config xmlns="urn:org:jgroups">
           <TCP bind_addr="127.0.0.1" bind_port="%d" port_range="0"
+               tcp_nodelay="true" bundler_type="transfer-queue"
                thread_pool.min_threads="0" thread_pool.max_threads="50"/>
           <TCPPING initial_hosts="%s" port_range="0"/>
           <MERGE3 min_interval="2s" max_interval="5s"/>
