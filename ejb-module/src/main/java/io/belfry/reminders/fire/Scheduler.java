@@ -220,10 +220,8 @@ public final class Scheduler implements ChangeSink {
    * fires between steps: on a large store the first overdue reminders fire after the first step,
    * not after the whole scan. Until recovery ends every fire is checked by the {@link
    * ResurrectionGuard}, since the newest version stored is not known yet.
-   *
-   * @return how many reminders were armed before this returned (all of them by hand)
    */
-  public int start() {
+  public void start() {
     lock.lock();
     try {
       owned = ownership.primarySegments();
@@ -236,7 +234,7 @@ public final class Scheduler implements ChangeSink {
       if (timer == null) {
         recoveredArmed = recover(null);
         endRecovery();
-        return recoveredArmed;
+        return;
       }
       unrecovered.set(0, ownership.segmentCount());
       long period = settings.scanInterval().toMillis();
@@ -247,7 +245,6 @@ public final class Scheduler implements ChangeSink {
               this::renewLeasesQuietly, renewal, renewal, TimeUnit.MILLISECONDS);
       scheduleRecoveryStep(0);
       requestRun();
-      return recoveredArmed;
     } finally {
       lock.unlock();
     }
@@ -322,18 +319,7 @@ public final class Scheduler implements ChangeSink {
     try {
       timer.schedule(this::recoverStepQuietly, delayMillis, TimeUnit.MILLISECONDS);
     } catch (RejectedExecutionException e) {
-      LOG.debugf("BELFRY-0307 Timer rejected a recovery step; stopping?");
-    }
-  }
-
-  private void recoverStepQuietly() {
-    ClassLoader previous = enterOwnerContext();
-    try {
-      recoverStep();
-    } catch (Throwable e) {
-      LOG.errorf(e, "BELFRY-0341 Recovery step failed");
-    } finally {
-      Thread.currentThread().setContextClassLoader(previous);
+      LOG.debugf("BELFRY-0342 Timer rejected a recovery step; stopping?");
     }
   }
 
@@ -455,24 +441,28 @@ public final class Scheduler implements ChangeSink {
   }
 
   private void renewLeasesQuietly() {
-    ClassLoader previous = enterOwnerContext();
-    try {
-      leases.renewAll();
-    } catch (Throwable e) {
-      LOG.errorf(e, "BELFRY-0315 Lease renewal failed");
-    } finally {
-      Thread.currentThread().setContextClassLoader(previous);
-    }
+    quietly(leases::renewAll, "BELFRY-0315 Lease renewal failed");
   }
 
   private void runQuietly() {
     runRequested.set(false);
+    quietly(this::runDue, "BELFRY-0303 Scheduler run failed");
+  }
+
+  private void recoverStepQuietly() {
+    quietly(this::recoverStep, "BELFRY-0343 Recovery step failed");
+  }
+
+  /**
+   * Runs a timer task in the owner's context. A failure is logged, never thrown: it would cancel a
+   * periodic task, and the next run, renewal or step tries again.
+   */
+  private void quietly(Runnable task, String failure) {
     ClassLoader previous = enterOwnerContext();
     try {
-      runDue();
+      task.run();
     } catch (Throwable e) {
-      // A failed run must not cancel the periodic task; the next run retries.
-      LOG.errorf(e, "BELFRY-0303 Scheduler run failed");
+      LOG.error(failure, e);
     } finally {
       Thread.currentThread().setContextClassLoader(previous);
     }
