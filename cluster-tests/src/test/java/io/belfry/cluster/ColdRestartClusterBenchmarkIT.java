@@ -25,13 +25,15 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * Cold restart of three WildFly nodes holding many pending reminders (issue 7's figure): load them
- * through the REST API's batch set, stop every node while a few more fall due ({@code kill -9} by
- * default, or a graceful stop with {@code -Dbelfry.bench.stop=graceful}), start the cluster with
- * {@code server-config/cluster start} and measure, from the moment the script starts: when the
+ * through the REST API's batch set, stop every node while a few more fall due, start the cluster
+ * with {@code server-config/cluster start} and measure, from the moment the script starts: when the
  * first node's server has booted and its engine has started (the {@code WFLYSRV0025} and {@code
  * BELFRY-0001} lines of its log), when the first and the last overdue reminder fire, when each
- * node's recovery has armed what it owns ({@code BELFRY-0340}) and when every node is healthy. A
- * benchmark, not part of the test run; a million needs bigger heaps and more patience:
+ * node's recovery has armed what it owns ({@code BELFRY-0340}) and when every node is healthy. One
+ * load serves each way of stopping in {@code -Dbelfry.bench.stop} in turn: {@code kill} (every node
+ * {@code kill -9}: the file stores rebuild their indexes) and {@code graceful} (every node
+ * stopped), both by default. A benchmark, not part of the test run; a million needs bigger heaps
+ * and more patience:
  *
  * <pre>
  * BELFRY_NODE_HEAP=2g BELFRY_START_TIMEOUT=3600 mvn -B -pl cluster-tests verify \
@@ -54,7 +56,8 @@ class ColdRestartClusterBenchmarkIT {
 
   private final ClusterNodes cluster = new ClusterNodes(3);
   private final int pending = Integer.getInteger("belfry.bench.pending", 100_000);
-  private final boolean graceful = "graceful".equals(System.getProperty("belfry.bench.stop"));
+  private final List<String> stops =
+      List.of(System.getProperty("belfry.bench.stop", "kill,graceful").split(","));
   private final int overdue = 100;
 
   @AfterAll
@@ -65,8 +68,7 @@ class ColdRestartClusterBenchmarkIT {
   @Test
   void coldRestart_ofThreeNodes_timeToFirstFireAndToAllArmed() throws Exception {
     cluster.startClean();
-    Instant since = Instant.now();
-    String run = "cold-" + since.toEpochMilli();
+    String run = "cold-" + Instant.now().toEpochMilli();
     Instant loadStart = Instant.now();
     int batches = (pending + BATCH - 1) / BATCH;
     Parallel.forEach(
@@ -81,7 +83,31 @@ class ColdRestartClusterBenchmarkIT {
           cluster.api(1 + b % 3).setAll(items);
         });
     Duration load = Duration.between(loadStart, Instant.now());
-    Instant due = Instant.now().plusSeconds(graceful ? 60 : 10);
+    String loaded =
+        String.format(
+            Locale.ROOT,
+            "%,d pending (loaded through the batch set in %d s, %,.0f/s)",
+            pending,
+            load.toSeconds(),
+            pending * 1000.0 / Math.max(1, load.toMillis()));
+    // one load, then each way of stopping in turn: the store is the same, only the stop differs
+    for (String stop : stops) {
+      switch (stop) {
+        case "kill" -> restart(run + "-kill", false, loaded);
+        case "graceful" -> restart(run + "-graceful", true, loaded);
+        default -> throw new IllegalArgumentException("belfry.bench.stop: kill or graceful");
+      }
+    }
+  }
+
+  /**
+   * Sets {@link #overdue} reminders due soon, stops every node before they fall due, starts the
+   * cluster after they did and reports the times.
+   */
+  private void restart(String run, boolean graceful, String loaded) throws Exception {
+    Instant since = Instant.now();
+    // a graceful stop of three nodes holding a big store takes longer than a kill
+    Instant due = Instant.now().plusSeconds(graceful ? 120 : 10);
     List<String> overdueKeys = new ArrayList<>();
     for (int i = 0; i < overdue; i++) {
       overdueKeys.add(run + "-overdue-" + i);
@@ -89,11 +115,13 @@ class ColdRestartClusterBenchmarkIT {
     Parallel.forEach(
         overdue,
         i -> cluster.api(1 + i % 3).set(overdueKeys.get(i), "{\"fireAt\": \"" + due + "\"}"));
+    Instant stopStart = Instant.now();
     if (graceful) {
       cluster.close();
     } else {
       cluster.killAll();
     }
+    Duration stopping = Duration.between(stopStart, Instant.now());
     assertThat(Instant.now())
         .as("every node stopped before the overdue ones are due")
         .isBefore(due);
@@ -145,8 +173,8 @@ class ColdRestartClusterBenchmarkIT {
     Fires.report(
         String.format(
             Locale.ROOT,
-            "%n# Cold restart of 3 WildFly nodes, %s: %,d pending (loaded through the batch set in"
-                + " %d s, %,.0f/s) and %d overdue, after %s of every node%n%n"
+            "%n# Cold restart of 3 WildFly nodes, %s: %s and %d overdue, after %s of every node"
+                + " (%d ms to stop them)%n%n"
                 + "| from `cluster start` to | ms |%n|---|---|%n"
                 + "| first node's server booted (WFLYSRV0025) | %d |%n"
                 + "| first engine started (BELFRY-0001) | %d |%n"
@@ -156,14 +184,13 @@ class ColdRestartClusterBenchmarkIT {
                 + "| first node healthy | %d |%n"
                 + "| every node's recovery done | %d |%n"
                 + "| every node healthy | %d |%n%n"
-                + "From the first engine's start: first overdue fire %d ms, recovery done %d"
-                + " ms.%n%nNodes: %s%n",
+                + "From the first engine's start: first overdue fire %d ms, last %d ms, recovery"
+                + " done %d ms.%n%nNodes: %s%n",
             restart,
-            pending,
-            load.toSeconds(),
-            pending * 1000.0 / Math.max(1, load.toMillis()),
+            loaded,
             overdue,
             graceful ? "a graceful stop" : "kill -9",
+            stopping.toMillis(),
             Duration.between(restart, firstBooted).toMillis(),
             Duration.between(restart, firstEngine).toMillis(),
             Duration.between(restart, firstFire).toMillis(),
@@ -173,6 +200,7 @@ class ColdRestartClusterBenchmarkIT {
             Duration.between(restart, allRecovered).toMillis(),
             Duration.between(restart, healthy).toMillis(),
             Duration.between(firstEngine, firstFire).toMillis(),
+            Duration.between(firstEngine, lastFire).toMillis(),
             Duration.between(firstEngine, firstRecovered).toMillis(),
             String.join("; ", nodes)));
   }

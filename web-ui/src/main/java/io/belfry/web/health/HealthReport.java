@@ -9,7 +9,8 @@ public record HealthReport(
     String node,
     List<String> members,
     CacheHealth cache,
-    DatabaseHealth datasource) {
+    DatabaseHealth datasource,
+    EngineHealth engine) {
 
   public static final String UP = "UP";
   public static final String DOWN = "DOWN";
@@ -28,4 +29,11 @@ public record HealthReport(
 
   /** The audit datasource and whether it answered a validation query. */
   public record DatabaseHealth(String name, boolean up) {}
+
+  /**
+   * This node's reminder engine: whether it is running and whether its recovery has read every
+   * stored entry since it started. A recovering node is UP: it sets, reads and cancels, and fires
+   * what it has found so far; {@code recovered} tells scripts when its store has been fully armed.
+   */
+  public record EngineHealth(boolean running, boolean recovered) {}
 }

@@ -1,6 +1,8 @@
 package io.belfry.web.health;
 
 import io.belfry.audit.AuditDatabase;
+import io.belfry.reminders.cdi.EngineRuntime;
+import io.belfry.reminders.engine.ReminderEngine;
 import io.belfry.reminders.placement.ClusterView;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -21,6 +23,8 @@ public class NodeHealth {
 
   @Inject AuditDatabase database;
 
+  @Inject EngineRuntime engineRuntime;
+
   public HealthReport report() {
     String mode;
     boolean persistent;
@@ -38,6 +42,7 @@ public class NodeHealth {
       members = List.of();
     }
     boolean databaseUp = database.answers();
+    ReminderEngine engine = engineRuntime.engine();
     // a minority node is DOWN, so a load balancer sends clients to the majority
     boolean up =
         mode.startsWith("REPL") && persistent && AVAILABLE.equals(availability) && databaseUp;
@@ -46,6 +51,7 @@ public class NodeHealth {
         cluster.nodeName(),
         members,
         new HealthReport.CacheHealth("reminders", mode, persistent, availability),
-        new HealthReport.DatabaseHealth("BelfryDS", databaseUp));
+        new HealthReport.DatabaseHealth("BelfryDS", databaseUp),
+        new HealthReport.EngineHealth(engine != null, engine != null && engine.recovered()));
   }
 }

@@ -49,6 +49,31 @@ class HealthIT {
     assertThat(health.getJsonObject("cache").getBoolean("persistent")).isTrue();
     assertThat(health.getJsonObject("cache").getString("availability")).isEqualTo("AVAILABLE");
     assertThat(health.getJsonObject("datasource").getBoolean("up")).isTrue();
+    assertThat(health.getJsonObject("engine").getBoolean("running")).isTrue();
+  }
+
+  @Test
+  void health_afterDeployment_reportsRecoveryDone() throws Exception {
+    // the test server's store is small: its recovery steps end within moments of the deployment
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    boolean recovered = false;
+    while (!recovered && System.nanoTime() < deadline) {
+      String body =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(URI.create(base + "api/v1/health")).GET().build(),
+                  HttpResponse.BodyHandlers.ofString())
+              .body();
+      recovered =
+          Json.createReader(new StringReader(body))
+              .readObject()
+              .getJsonObject("engine")
+              .getBoolean("recovered");
+      if (!recovered) {
+        Thread.sleep(100);
+      }
+    }
+    assertThat(recovered).as("engine.recovered within 30 s").isTrue();
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.belfry.web.health.HealthReport.CacheHealth;
 import io.belfry.web.health.HealthReport.DatabaseHealth;
+import io.belfry.web.health.HealthReport.EngineHealth;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
@@ -53,7 +54,7 @@ class HealthReportTest {
     JsonObject json = parse(jsonb.toJson(report(HealthReport.UP)));
 
     assertThat(json.keySet())
-        .containsExactlyInAnyOrder("status", "node", "members", "cache", "datasource");
+        .containsExactlyInAnyOrder("status", "node", "members", "cache", "datasource", "engine");
     assertThat(json.getString("status")).isEqualTo("UP");
     assertThat(json.getString("node")).isEqualTo("node1");
     assertThat(json.getJsonArray("members").getValuesAs(JsonString::getString))
@@ -66,6 +67,9 @@ class HealthReportTest {
     JsonObject datasource = json.getJsonObject("datasource");
     assertThat(datasource.getString("name")).isEqualTo("BelfryDS");
     assertThat(datasource.getBoolean("up")).isTrue();
+    JsonObject engine = json.getJsonObject("engine");
+    assertThat(engine.getBoolean("running")).isTrue();
+    assertThat(engine.getBoolean("recovered")).isFalse();
   }
 
   @Test
@@ -81,7 +85,8 @@ class HealthReportTest {
         "node1",
         List.of("node1", "node2"),
         new CacheHealth("reminders", "REPL_SYNC", true, "AVAILABLE"),
-        new DatabaseHealth("BelfryDS", true));
+        new DatabaseHealth("BelfryDS", true),
+        new EngineHealth(true, false));
   }
 
   private static JsonObject parse(String json) {
