@@ -158,7 +158,6 @@ final class Api {
     return entries;
   }
 
-  /** The members this node sees, from its health report. */
   /** This node's health status and its cache's availability, e.g. {@code DOWN DEGRADED_MODE}. */
   String health() throws IOException {
     JsonObject health = json(send("GET", "/health", null).body());
@@ -167,6 +166,14 @@ final class Api {
         + health.getJsonObject("cache").getString("availability");
   }
 
+  /** Whether this node's engine has read its whole store since it started (its health report). */
+  boolean recovered() throws IOException {
+    return json(send("GET", "/health", null).body())
+        .getJsonObject("engine")
+        .getBoolean("recovered");
+  }
+
+  /** The members this node sees, from its health report. */
   List<String> members() throws IOException {
     HttpResponse<String> response = send("GET", "/health", null);
     return json(response.body()).getJsonArray("members").getValuesAs(JsonString.class).stream()
