@@ -52,7 +52,7 @@ public class EngineRuntime {
 
   /** Starts the engine with the application rather than at first use: reminders fire unasked. */
   void onApplicationStart(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
-    LOG.debugf("BELFRY-0002 Engine for namespaces %s ready", namespaces.served());
+    LOG.debugf("BELFRY-0004 Engine for namespaces %s ready", namespaces.served());
   }
 
   @PostConstruct
