@@ -160,7 +160,7 @@ final class Api {
 
   /** This node's health status and its cache's availability, e.g. {@code DOWN DEGRADED_MODE}. */
   String health() throws IOException {
-    JsonObject health = json(send("GET", "/health", null).body());
+    JsonObject health = healthReport();
     return health.getString("status")
         + " "
         + health.getJsonObject("cache").getString("availability");
@@ -168,17 +168,19 @@ final class Api {
 
   /** Whether this node's engine has read its whole store since it started (its health report). */
   boolean recovered() throws IOException {
-    return json(send("GET", "/health", null).body())
-        .getJsonObject("engine")
-        .getBoolean("recovered");
+    return healthReport().getJsonObject("engine").getBoolean("recovered");
   }
 
   /** The members this node sees, from its health report. */
   List<String> members() throws IOException {
-    HttpResponse<String> response = send("GET", "/health", null);
-    return json(response.body()).getJsonArray("members").getValuesAs(JsonString.class).stream()
+    return healthReport().getJsonArray("members").getValuesAs(JsonString.class).stream()
         .map(JsonString::getString)
         .toList();
+  }
+
+  /** {@code GET /health}'s body, whatever its status (503 when the node is DOWN). */
+  private JsonObject healthReport() throws IOException {
+    return json(send("GET", "/health", null).body());
   }
 
   /** Every audit record of namespace {@code default} and this type since {@code since}. */

@@ -32,11 +32,7 @@ class HealthIT {
 
   @Test
   void health_onProvisionedServer_isUpWithReplicatedPersistentCacheAndDatabase() throws Exception {
-    HttpResponse<String> response =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(URI.create(base + "api/v1/health")).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response = getHealth();
 
     assertThat(response.statusCode()).isEqualTo(200);
     assertThat(response.headers().firstValue("Content-Type"))
@@ -58,14 +54,8 @@ class HealthIT {
     long deadline = System.nanoTime() + 30_000_000_000L;
     boolean recovered = false;
     while (!recovered && System.nanoTime() < deadline) {
-      String body =
-          HttpClient.newHttpClient()
-              .send(
-                  HttpRequest.newBuilder(URI.create(base + "api/v1/health")).GET().build(),
-                  HttpResponse.BodyHandlers.ofString())
-              .body();
       recovered =
-          Json.createReader(new StringReader(body))
+          Json.createReader(new StringReader(getHealth().body()))
               .readObject()
               .getJsonObject("engine")
               .getBoolean("recovered");
@@ -79,13 +69,7 @@ class HealthIT {
   @Test
   void readiness_onManagementPort_includesBelfryCheckUp() throws Exception {
     HttpResponse<String> response =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(
-                        URI.create("http://" + base.getHost() + ":9990/health/ready"))
-                    .GET()
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
+        get(URI.create("http://" + base.getHost() + ":9990/health/ready"));
 
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
     JsonObject ready = Json.createReader(new StringReader(response.body())).readObject();
@@ -97,5 +81,14 @@ class HealthIT {
             .orElseThrow(() -> new AssertionError("no belfry check in " + response.body()));
     assertThat(belfry.getString("status")).isEqualTo("UP");
     assertThat(belfry.getJsonObject("data").getString("node")).isEqualTo("it-node");
+  }
+
+  private HttpResponse<String> getHealth() throws Exception {
+    return get(URI.create(base + "api/v1/health"));
+  }
+
+  private static HttpResponse<String> get(URI uri) throws Exception {
+    return HttpClient.newHttpClient()
+        .send(HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString());
   }
 }
