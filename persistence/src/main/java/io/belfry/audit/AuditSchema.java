@@ -13,7 +13,7 @@ public final class AuditSchema {
   /** Flyway's bookkeeping table for this schema. */
   public static final String HISTORY_TABLE = "belfry_audit_schema_history";
 
-  static final VersionedSchema SCHEMA =
+  public static final VersionedSchema SCHEMA =
       new VersionedSchema(
           LOCATION, List.of("V1__audit.sql"), HISTORY_TABLE, AuditSchema.class.getClassLoader());
 

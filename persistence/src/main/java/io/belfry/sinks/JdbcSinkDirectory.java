@@ -30,7 +30,9 @@ import org.jboss.logging.Logger;
  * node reaches this one within that delay (a change made here is seen at once). If the table cannot
  * be read, fires keep the last copy, and the failure is retried a TTL later; only a node that never
  * read it fails its fires (the fire is then audited or retried, as its delivery mode says). The
- * schema is migrated on first use.
+ * schema was migrated at deployment start ({@link io.belfry.schema.SchemaStartup}), never here: a
+ * lazy migration on the delivery threads of nodes sharing a fresh database raced, and the loser
+ * failed every delivery.
  */
 @ApplicationScoped
 public class JdbcSinkDirectory implements SinkDirectory {
@@ -59,7 +61,6 @@ public class JdbcSinkDirectory implements SinkDirectory {
   private volatile long failingUntil;
 
   private volatile SQLException lastFailure;
-  private volatile boolean migrated;
 
   private record Copy(Map<String, SinkSettings> sinks, long loadedAt) {}
 
@@ -283,21 +284,7 @@ public class JdbcSinkDirectory implements SinkDirectory {
         row.getString(10));
   }
 
-  /** A connection to a migrated schema (migrated on first use, once). */
   private Connection connection() throws SQLException {
-    if (!migrated) {
-      synchronized (this) {
-        if (!migrated) {
-          try {
-            int applied = SinkSchema.migrate(dataSource);
-            LOG.debugf("BELFRY-0421 Sink schema up to date (%d migrations applied now)", applied);
-          } catch (RuntimeException e) {
-            throw new SQLException("cannot migrate the sink schema: " + e.getMessage(), e);
-          }
-          migrated = true;
-        }
-      }
-    }
     return dataSource.getConnection();
   }
 }

@@ -6,8 +6,8 @@ import javax.sql.DataSource;
 
 /**
  * The sinks' schema: table {@code belfry_sink}. A schema of its own, with its own history table,
- * like the users' ({@code belfry-security}): it is migrated by the code that uses it, and its
- * versions never interleave with the audit archive's.
+ * like the users' ({@code belfry-security}): migrated at deployment start with the others ({@link
+ * io.belfry.schema.SchemaStartup}), and its versions never interleave with the audit archive's.
  */
 public final class SinkSchema {
 
@@ -15,7 +15,7 @@ public final class SinkSchema {
 
   public static final String HISTORY_TABLE = "belfry_sinks_schema_history";
 
-  static final VersionedSchema SCHEMA =
+  public static final VersionedSchema SCHEMA =
       new VersionedSchema(
           LOCATION,
           List.of("V1__sinks.sql", "V2__sinks_jms.sql"),

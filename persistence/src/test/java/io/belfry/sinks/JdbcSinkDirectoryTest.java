@@ -41,6 +41,10 @@ class JdbcSinkDirectoryTest {
     h2.setURL("jdbc:h2:mem:sinks-" + test.getDisplayName().hashCode());
     h2.setUser("sa");
     keepOpen = h2.getConnection();
+    // as SchemaStartup does when the deployment starts; the migration tests migrate for themselves
+    if (!test.getTestMethod().orElseThrow().getName().startsWith("migrate_")) {
+      SinkSchema.migrate(h2);
+    }
     directory = new JdbcSinkDirectory(switchable(), nanos::get);
   }
 
@@ -129,11 +133,11 @@ class JdbcSinkDirectoryTest {
             + SECRET
             + "', 2000, CURRENT_TIMESTAMP, 'v1')");
 
+    assertThat(SinkSchema.migrate(h2)).as("V2, at the next deployment start").isEqualTo(1);
     assertThat(directory.read("shop").orElseThrow().settings())
         .isEqualTo(
             SinkSettings.webhook("https://example.com/v1", SECRET)
                 .withTimeout(Duration.ofSeconds(2)));
-    assertThat(SinkSchema.migrate(h2)).as("V2 ran already, at the read").isZero();
   }
 
   @Test

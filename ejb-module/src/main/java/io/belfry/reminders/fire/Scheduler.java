@@ -745,8 +745,13 @@ public final class Scheduler implements ChangeSink {
       return;
     }
     cancelWakeUp();
-    long delay = Math.max(0, at - clock.millis());
-    wakeUpAt = at;
+    // Never further out than one scan interval: the sweep runs that often anyway, and a cancelled
+    // task stays in the managed executor's queue until its time (it does not remove on cancel),
+    // holding this scheduler and through it the deployment's class loader. An hour-away wake-up
+    // pinned every undeployed deployment in memory for that hour.
+    long now = clock.millis();
+    long delay = Math.min(Math.max(0, at - now), settings.scanInterval().toMillis());
+    wakeUpAt = now + delay;
     try {
       wakeUp = timer.schedule(this::runQuietly, delay, TimeUnit.MILLISECONDS);
     } catch (RejectedExecutionException e) {

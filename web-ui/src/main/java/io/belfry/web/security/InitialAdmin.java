@@ -2,6 +2,7 @@ package io.belfry.web.security;
 
 import io.belfry.reminders.api.InvalidReminderException;
 import io.belfry.reminders.config.BelfryExecutor;
+import io.belfry.schema.MigrationLock;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -58,7 +59,10 @@ public class InitialAdmin {
   /** Returns false if the database could not be reached (retried later). */
   boolean ensureAdmin() {
     try {
-      createIfNone(users, System.getenv()).ifPresent(InitialAdmin::announce);
+      // under the migration lock: two fresh nodes must not both find no user and both create one
+      MigrationLock.holding(
+          users.dataSource(),
+          () -> createIfNone(users, System.getenv()).ifPresent(InitialAdmin::announce));
       return true;
     } catch (InvalidReminderException e) {
       LOG.errorf(

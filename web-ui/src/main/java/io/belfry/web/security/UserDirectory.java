@@ -5,6 +5,7 @@ import io.belfry.reminders.api.InvalidReminderException;
 import io.belfry.schema.VersionedSchema;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.validation.Validator;
 import java.sql.Connection;
@@ -50,6 +51,23 @@ public class UserDirectory {
 
   /** A user as listed: name and roles, never the hash. */
   public record User(String name, List<String> roles) {}
+
+  /**
+   * Contributed to {@link io.belfry.schema.SchemaStartup}, which migrates it with Belfry's other
+   * schemas, under their cross-node lock, when the deployment starts.
+   */
+  @Produces
+  static VersionedSchema schema() {
+    return SCHEMA;
+  }
+
+  /**
+   * The database of the users (BelfryDS), for work that must hold the {@link
+   * io.belfry.schema.MigrationLock}.
+   */
+  public DataSource dataSource() {
+    return dataSource;
+  }
 
   /** Creates the tables if they are missing; returns how many migrations ran. */
   public int migrate() {
