@@ -2,6 +2,7 @@ package io.belfry.audit;
 
 import io.belfry.reminders.api.ExpiredTombstones;
 import io.belfry.reminders.api.ReminderActivity;
+import io.belfry.reminders.archive.ActivityArchive;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -12,6 +13,7 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import javax.sql.DataSource;
 import org.jboss.logging.Logger;
 
@@ -25,7 +27,7 @@ import org.jboss.logging.Logger;
  * per deployment, replayed first when the database answers again (also after a restart).
  */
 @ApplicationScoped
-public class AuditWriter {
+public class AuditWriter implements ActivityArchive {
 
   private static final Logger LOG = Logger.getLogger(AuditWriter.class);
 
@@ -71,7 +73,7 @@ public class AuditWriter {
   }
 
   void onActivity(@Observes ReminderActivity activity) {
-    pipeline.enqueue(activity);
+    record(activity);
   }
 
   /**
@@ -79,7 +81,17 @@ public class AuditWriter {
    * thread, and throwing if the database does not take them, so that the engine keeps them.
    */
   void onExpiredTombstones(@Observes ExpiredTombstones expired) throws SQLException {
-    pipeline.writeNow(expired.tombstones());
+    archiveNow(expired.tombstones());
+  }
+
+  @Override
+  public void record(ReminderActivity activity) {
+    pipeline.enqueue(activity);
+  }
+
+  @Override
+  public void archiveNow(List<ReminderActivity> tombstones) throws SQLException {
+    pipeline.writeNow(tombstones);
   }
 
   static Path spillFile(String moduleName) {

@@ -4,10 +4,12 @@ import io.belfry.reminders.api.ExpiredTombstones;
 import io.belfry.reminders.api.ReminderActivity;
 import io.belfry.reminders.api.ReminderActivity.Type;
 import io.belfry.reminders.api.ReminderFired;
+import io.belfry.reminders.archive.NodeArchive;
 import io.belfry.reminders.fire.EngineListener;
 import io.belfry.reminders.model.DeliveryProgress;
 import io.belfry.reminders.model.ReminderRecord;
 import io.belfry.reminders.placement.ClusterView;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
@@ -23,6 +25,10 @@ import org.jboss.logging.Logger;
  *
  * <p>Changes (set, replace, cancel) are announced on the caller's thread, so the container's caller
  * principal is the one who made them.
+ *
+ * <p>A deployment without the audit module (an application WAR built from the user guide) also
+ * sends each activity to the node's archive ({@link NodeArchive}), so that every namespace is
+ * archived, and archived once: each activity is announced by the one deployment that made it.
  */
 @ApplicationScoped
 public class ActivityAnnouncer implements EngineListener {
@@ -36,6 +42,16 @@ public class ActivityAnnouncer implements EngineListener {
   @Inject ClusterView cluster;
 
   @Inject Principal caller;
+
+  @Inject NodeArchive nodeArchive;
+
+  /** Whether this deployment bundles the audit module, which then observes the events. */
+  private boolean archivesItself;
+
+  @PostConstruct
+  void findArchive() {
+    archivesItself = nodeArchive.archivesItself();
+  }
 
   @Override
   public void set(ReminderRecord record) {
@@ -108,12 +124,26 @@ public class ActivityAnnouncer implements EngineListener {
 
   @Override
   public void archive(List<ReminderRecord> tombstones) {
-    expiredTombstones.fire(
-        new ExpiredTombstones(
-            tombstones.stream().map(t -> of(Type.TOMBSTONE_PURGED, t, null, null)).toList()));
+    List<ReminderActivity> purged =
+        tombstones.stream().map(t -> of(Type.TOMBSTONE_PURGED, t, null, null)).toList();
+    if (archivesItself) {
+      expiredTombstones.fire(new ExpiredTombstones(purged));
+      return;
+    }
+    try {
+      nodeArchive.archiveNow(purged);
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      // the engine keeps the tombstones and offers them again at a later sweep
+      throw new IllegalStateException("the node's archive did not take the tombstones: " + e, e);
+    }
   }
 
   private void announce(ReminderActivity event) {
+    if (!archivesItself) {
+      nodeArchive.record(event);
+    }
     try {
       activity.fire(event);
     } catch (RuntimeException e) {

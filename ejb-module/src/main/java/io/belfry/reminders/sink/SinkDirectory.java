@@ -7,7 +7,8 @@ import java.util.Optional;
  * Which sinks each namespace has: read on every fire, edited by the REST API and the console.
  * Implemented by the audit module on {@code BelfryDS}, so that one configuration serves the whole
  * cluster and changes at run time; the engine finds it through CDI ({@code
- * Instance<SinkDirectory>}) and forwards nothing without it.
+ * Instance<SinkDirectory>}), or, in a deployment without it, reads the node's through {@link
+ * io.belfry.reminders.archive.NodeArchive}.
  */
 public interface SinkDirectory {
 

@@ -1,6 +1,7 @@
 package io.belfry.reminders.sink;
 
 import io.belfry.reminders.api.ReminderFired;
+import io.belfry.reminders.archive.NodeArchive;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
@@ -9,8 +10,8 @@ import java.util.Optional;
 
 /**
  * Forwards each fire to its namespace's sinks, after the CDI observers (see {@code CdiDelivery}).
- * The configuration comes from the {@link SinkDirectory} of the audit module; a deployment without
- * it forwards nothing.
+ * The configuration comes from the {@link SinkDirectory} of the audit module, this deployment's own
+ * or, for a deployment without it, the node's ({@link NodeArchive}).
  *
  * <p>The webhook goes first, then the broker; a failure of either fails the delivery (so under
  * at-least-once a retry calls both again, and receivers de-duplicate on the fence). The Jakarta
@@ -25,6 +26,9 @@ public class Sinks {
   /** The audit module's, when it is deployed alongside; otherwise there are no sinks. */
   @Inject Instance<SinkDirectory> directories;
 
+  /** Where a deployment without the audit module reads its namespaces' sinks. */
+  @Inject NodeArchive nodeArchive;
+
   /** Made at the first webhook call: a deployment without one never starts an HTTP client. */
   private volatile WebhookSink webhook;
 
@@ -37,10 +41,11 @@ public class Sinks {
    * @throws SinkException if one refused it, timed out, or the configuration cannot be read
    */
   public void forward(ReminderFired fire) {
-    if (!directories.isResolvable()) {
-      return;
-    }
-    Optional<SinkSettings> sink = directories.get().forNamespace(fire.getNamespace());
+    // this deployment's own directory when it bundles the audit module, else the node's
+    Optional<SinkSettings> sink =
+        directories.isResolvable()
+            ? directories.get().forNamespace(fire.getNamespace())
+            : nodeArchive.sinkFor(fire.getNamespace());
     if (sink.isEmpty()) {
       return;
     }
