@@ -78,7 +78,7 @@ class RestoreScriptsIT {
           "executors", "/subsystem=ee:read-children-names(child-type=managed-executor-service)",
           "jdbc-drivers", "/subsystem=datasources:read-children-names(child-type=jdbc-driver)",
           "data-sources", "/subsystem=datasources:read-children-names(child-type=data-source)",
-          "jdbc-realms", "/subsystem=elytron:read-children-names(child-type=jdbc-realm)",
+          "custom-realms", "/subsystem=elytron:read-children-names(child-type=custom-realm)",
           "security-domains",
               "/subsystem=undertow:read-children-names(child-type=application-security-domain)",
           "registries", "/subsystem=micrometer:read-children-names(child-type=registry)");
@@ -200,7 +200,7 @@ class RestoreScriptsIT {
     assertThat(names(restored, "executors")).doesNotContain("belfry-delivery");
     assertThat(names(restored, "jdbc-drivers")).doesNotContain("postgresql").contains("h2");
     assertThat(names(restored, "data-sources")).doesNotContain("BelfryDS");
-    assertThat(names(restored, "jdbc-realms")).doesNotContain("belfry-realm");
+    assertThat(names(restored, "custom-realms")).doesNotContain("belfry-realm");
     assertThat(names(restored, "security-domains")).doesNotContain("belfry");
     assertThat(names(restored, "registries")).doesNotContain("prometheus");
 
@@ -221,7 +221,7 @@ class RestoreScriptsIT {
     assertThat(names(state, "executors")).as(when).contains("belfry-delivery");
     assertThat(names(state, "jdbc-drivers")).as(when).contains("postgresql", "h2");
     assertThat(names(state, "data-sources")).as(when).contains("BelfryDS");
-    assertThat(names(state, "jdbc-realms")).as(when).contains("belfry-realm");
+    assertThat(names(state, "custom-realms")).as(when).contains("belfry-realm");
     assertThat(names(state, "security-domains")).as(when).contains("belfry");
     assertThat(names(state, "registries")).as(when).contains("prometheus");
     assertThat(state.get("http-auth").asJsonObject().getString("security-domain"))
