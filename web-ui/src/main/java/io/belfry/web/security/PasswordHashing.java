@@ -10,7 +10,7 @@ import org.wildfly.security.password.spec.EncryptablePasswordSpec;
 import org.wildfly.security.password.spec.IteratedSaltedPasswordAlgorithmSpec;
 
 /**
- * bcrypt hashes made with the server's own Elytron, so that the jdbc-realm's {@code bcrypt-mapper}
+ * bcrypt hashes made with the server's own Elytron, so that the realm ({@code io.belfry.realm})
  * verifies exactly what was stored: hash and salt base64, cost as the iteration count.
  */
 public final class PasswordHashing {
@@ -19,8 +19,8 @@ public final class PasswordHashing {
   public static final String COST_PROPERTY = "belfry.password-cost";
 
   /**
-   * 2^10 rounds: OWASP's floor for bcrypt. HTTP Basic verifies the password on every request, and
-   * each verification costs about this much CPU (60–110 ms measured on the 2-core box).
+   * 2^10 rounds: OWASP's floor for bcrypt, 60–110 ms of CPU per verification on the 2-core box;
+   * the realm pays it once per client, node and cache ttl (docs/security.md).
    */
   public static final int DEFAULT_COST = 10;
 
