@@ -43,9 +43,9 @@ public class NodeArchiveEndpoint implements NodeArchiveMBean {
     try {
       server.registerMBean(new StandardMBean(this, NodeArchiveMBean.class), name);
       registered = name;
-      LOG.debugf("BELFRY-0430 This deployment archives for the node (%s)", name);
+      LOG.debugf("BELFRY-0440 This deployment archives for the node (%s)", name);
     } catch (InstanceAlreadyExistsException e) {
-      LOG.debugf("BELFRY-0431 Another deployment archives for the node; this one for itself");
+      LOG.debugf("BELFRY-0441 Another deployment archives for the node; this one for itself");
     }
   }
 
@@ -55,7 +55,7 @@ public class NodeArchiveEndpoint implements NodeArchiveMBean {
       try {
         server.unregisterMBean(registered);
       } catch (Exception e) {
-        LOG.debugf("BELFRY-0432 Could not unregister %s: %s", registered, e);
+        LOG.debugf("BELFRY-0442 Could not unregister %s: %s", registered, e);
       }
     }
   }

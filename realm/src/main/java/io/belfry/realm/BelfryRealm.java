@@ -14,12 +14,14 @@ import javax.naming.NamingException;
 import javax.sql.DataSource;
 import org.jboss.logging.Logger;
 import org.wildfly.security.auth.SupportLevel;
+import org.wildfly.security.auth.principal.NamePrincipal;
 import org.wildfly.security.auth.server.RealmIdentity;
 import org.wildfly.security.auth.server.RealmUnavailableException;
 import org.wildfly.security.auth.server.SecurityRealm;
 import org.wildfly.security.authz.AuthorizationIdentity;
 import org.wildfly.security.authz.MapAttributes;
 import org.wildfly.security.credential.Credential;
+import org.wildfly.security.evidence.BearerTokenEvidence;
 import org.wildfly.security.evidence.Evidence;
 import org.wildfly.security.evidence.PasswordGuessEvidence;
 import org.wildfly.security.password.PasswordFactory;
@@ -53,8 +55,12 @@ public class BelfryRealm implements SecurityRealm {
   /** The attribute the security domain's role decoder reads (simple-role-decoder belfry-roles). */
   static final String ROLES = "Roles";
 
+  /** The principal of a token's requests: {@code token:} and the token's name. */
+  static final String TOKEN_PRINCIPAL_PREFIX = "token:";
+
   private String dataSourceName = DEFAULT_SOURCE;
   private volatile UserRows rows;
+  private volatile TokenRows tokens;
 
   /** How many passwords bcrypt checked: what the cache saves shows here (and in the tests). */
   final AtomicLong bcryptRuns = new AtomicLong();
@@ -68,6 +74,7 @@ public class BelfryRealm implements SecurityRealm {
   /** On a given datasource, outside the server (unit tests). */
   BelfryRealm(DataSource dataSource, VerifiedPasswords verified) {
     this.rows = new UserRows(dataSource);
+    this.tokens = new TokenRows(dataSource);
     this.verified = verified;
   }
 
@@ -91,8 +98,28 @@ public class BelfryRealm implements SecurityRealm {
   public SupportLevel getEvidenceVerifySupport(
       Class<? extends Evidence> evidenceType, String algorithmName) {
     return PasswordGuessEvidence.class.isAssignableFrom(evidenceType)
+            || BearerTokenEvidence.class.isAssignableFrom(evidenceType)
         ? SupportLevel.POSSIBLY_SUPPORTED
         : SupportLevel.UNSUPPORTED;
+  }
+
+  /**
+   * A bearer token names its identity by itself: the row whose hash it matches, with the token's
+   * roles, as principal {@code token:<name>}. Other evidence names a user by its principal.
+   */
+  @Override
+  public RealmIdentity getRealmIdentity(Evidence evidence) throws RealmUnavailableException {
+    if (evidence instanceof BearerTokenEvidence bearer) {
+      try {
+        return tokens()
+            .find(bearer.getToken())
+            .<RealmIdentity>map(TokenIdentity::new)
+            .orElse(RealmIdentity.NON_EXISTENT);
+      } catch (SQLException e) {
+        throw new RealmUnavailableException("the token table cannot be read: " + e.getMessage(), e);
+      }
+    }
+    return getRealmIdentity(evidence.getPrincipal());
   }
 
   @Override
@@ -142,15 +169,87 @@ public class BelfryRealm implements SecurityRealm {
   private UserRows rows() throws RealmUnavailableException {
     UserRows found = rows;
     if (found == null) {
-      // looked up at first use: the realm starts before the datasource is bound
-      try {
-        found = new UserRows((DataSource) new InitialContext().lookup(dataSourceName));
-      } catch (NamingException e) {
-        throw new RealmUnavailableException(dataSourceName + " is not available", e);
-      }
+      found = new UserRows(dataSource());
       rows = found;
     }
     return found;
+  }
+
+  private TokenRows tokens() throws RealmUnavailableException {
+    TokenRows found = tokens;
+    if (found == null) {
+      found = new TokenRows(dataSource());
+      tokens = found;
+    }
+    return found;
+  }
+
+  /** Looked up at first use: the realm starts before the datasource is bound. */
+  private DataSource dataSource() throws RealmUnavailableException {
+    try {
+      return (DataSource) new InitialContext().lookup(dataSourceName);
+    } catch (NamingException e) {
+      throw new RealmUnavailableException(dataSourceName + " is not available", e);
+    }
+  }
+
+  /** Attributes of an identity with these roles, for the domain's role decoder. */
+  private static AuthorizationIdentity withRoles(java.util.List<String> roles) {
+    MapAttributes attributes = new MapAttributes();
+    attributes.addAll(ROLES, roles);
+    return AuthorizationIdentity.basicIdentity(attributes);
+  }
+
+  /** An API token, found by the token itself: nothing more to verify. */
+  private static final class TokenIdentity implements RealmIdentity {
+
+    private final TokenRows.StoredToken token;
+
+    TokenIdentity(TokenRows.StoredToken token) {
+      this.token = token;
+    }
+
+    @Override
+    public Principal getRealmIdentityPrincipal() {
+      return new NamePrincipal(TOKEN_PRINCIPAL_PREFIX + token.name());
+    }
+
+    @Override
+    public SupportLevel getCredentialAcquireSupport(
+        Class<? extends Credential> credentialType,
+        String algorithmName,
+        AlgorithmParameterSpec parameterSpec) {
+      return SupportLevel.UNSUPPORTED;
+    }
+
+    @Override
+    public <C extends Credential> C getCredential(Class<C> credentialType) {
+      return null;
+    }
+
+    @Override
+    public SupportLevel getEvidenceVerifySupport(
+        Class<? extends Evidence> evidenceType, String algorithmName) {
+      return BearerTokenEvidence.class.isAssignableFrom(evidenceType)
+          ? SupportLevel.SUPPORTED
+          : SupportLevel.UNSUPPORTED;
+    }
+
+    @Override
+    public boolean verifyEvidence(Evidence evidence) {
+      // found by this very token's hash; a password never authenticates a token's identity
+      return evidence instanceof BearerTokenEvidence;
+    }
+
+    @Override
+    public boolean exists() {
+      return true;
+    }
+
+    @Override
+    public AuthorizationIdentity getAuthorizationIdentity() {
+      return withRoles(token.roles());
+    }
   }
 
   /** One user as read for one authentication. */
@@ -200,9 +299,7 @@ public class BelfryRealm implements SecurityRealm {
 
     @Override
     public AuthorizationIdentity getAuthorizationIdentity() {
-      MapAttributes attributes = new MapAttributes();
-      attributes.addAll(ROLES, user.roles());
-      return AuthorizationIdentity.basicIdentity(attributes);
+      return withRoles(user.roles());
     }
   }
 }

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.wildfly.security.auth.principal.NamePrincipal;
 import org.wildfly.security.auth.server.RealmIdentity;
+import org.wildfly.security.evidence.BearerTokenEvidence;
 import org.wildfly.security.evidence.PasswordGuessEvidence;
 import org.wildfly.security.password.PasswordFactory;
 import org.wildfly.security.password.WildFlyElytronPasswordProvider;
@@ -36,6 +37,8 @@ class BelfryRealmTest {
 
   private static final Path USERS_SCHEMA =
       Path.of("../web-ui/src/main/resources/db/belfry-security/V1__users.sql");
+  private static final Path TOKENS_SCHEMA =
+      Path.of("../web-ui/src/main/resources/db/belfry-security/V2__api_tokens.sql");
 
   private final JdbcDataSource h2 = new JdbcDataSource();
   private final AtomicLong nanos = new AtomicLong();
@@ -49,6 +52,7 @@ class BelfryRealmTest {
     keepOpen = h2.getConnection();
     try (Statement ddl = keepOpen.createStatement()) {
       ddl.execute(Files.readString(USERS_SCHEMA));
+      ddl.execute(Files.readString(TOKENS_SCHEMA));
     }
     realm = new BelfryRealm(h2, new VerifiedPasswords(Duration.ofMinutes(5).toNanos(), nanos::get));
     saveUser("alice", "alice-password-1", "belfry-admin", "belfry-viewer");
@@ -109,6 +113,37 @@ class BelfryRealmTest {
     RealmIdentity after = realm.getRealmIdentity(new NamePrincipal("alice"));
     assertThat(after.getAuthorizationIdentity().getAttributes().get(BelfryRealm.ROLES))
         .containsExactly("belfry-viewer");
+  }
+
+  @Test
+  void bearerToken_foundByItsHash_rolesAndLastUse_revokedAtOnce() throws Exception {
+    String token = "bft_" + UUID.randomUUID();
+    execute(
+        "INSERT INTO belfry_api_token (id, name, token_hash, roles, created_at) VALUES ('t1', 'ci',"
+            + " '"
+            + TokenRows.hash(token)
+            + "', 'belfry-viewer', CURRENT_TIMESTAMP)");
+
+    RealmIdentity identity = realm.getRealmIdentity(new BearerTokenEvidence(token));
+    assertThat(identity.exists()).isTrue();
+    assertThat(identity.verifyEvidence(new BearerTokenEvidence(token))).isTrue();
+    assertThat(identity.verifyEvidence(new PasswordGuessEvidence(token.toCharArray())))
+        .as("a password never authenticates a token")
+        .isFalse();
+    assertThat(identity.getRealmIdentityPrincipal().getName()).isEqualTo("token:ci");
+    assertThat(identity.getAuthorizationIdentity().getAttributes().get(BelfryRealm.ROLES))
+        .containsExactly("belfry-viewer");
+    try (Statement s = keepOpen.createStatement();
+        var row = s.executeQuery("SELECT last_used_at FROM belfry_api_token WHERE id = 't1'")) {
+      row.next();
+      assertThat(row.getTimestamp(1)).as("last use recorded").isNotNull();
+    }
+    assertThat(realm.getRealmIdentity(new BearerTokenEvidence(token + "x")).exists()).isFalse();
+
+    execute("DELETE FROM belfry_api_token WHERE id = 't1'");
+    assertThat(realm.getRealmIdentity(new BearerTokenEvidence(token)).exists())
+        .as("revoked: refused on the next request")
+        .isFalse();
   }
 
   private boolean login(String name, String password) throws Exception {

@@ -19,8 +19,8 @@ public final class PasswordHashing {
   public static final String COST_PROPERTY = "belfry.password-cost";
 
   /**
-   * 2^10 rounds: OWASP's floor for bcrypt, 60–110 ms of CPU per verification on the 2-core box;
-   * the realm pays it once per client, node and cache ttl (docs/security.md).
+   * 2^10 rounds: OWASP's floor for bcrypt, 60–110 ms of CPU per verification on the 2-core box; the
+   * realm pays it once per client, node and cache ttl (docs/security.md).
    */
   public static final int DEFAULT_COST = 10;
 

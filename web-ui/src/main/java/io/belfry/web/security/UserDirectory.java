@@ -31,7 +31,7 @@ public class UserDirectory {
   static final VersionedSchema SCHEMA =
       new VersionedSchema(
           "db/belfry-security",
-          List.of("V1__users.sql"),
+          List.of("V1__users.sql", "V2__api_tokens.sql"),
           "belfry_security_schema_history",
           UserDirectory.class.getClassLoader());
 

@@ -1,6 +1,5 @@
 package io.belfry.web.security;
 
-import io.belfry.reminders.api.InvalidReminderException;
 import io.belfry.web.rest.json.RequestBody;
 import io.belfry.web.rest.problem.Problem;
 import jakarta.enterprise.context.RequestScoped;
@@ -8,8 +7,6 @@ import jakarta.inject.Inject;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonString;
-import jakarta.json.JsonValue;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -20,7 +17,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.io.InputStream;
-import java.util.HashSet;
 import java.util.Set;
 
 /**
@@ -51,31 +47,9 @@ public class UserResource {
   @Consumes(MediaType.APPLICATION_JSON)
   public Response save(@PathParam("name") String name, InputStream body) throws Exception {
     JsonObject json = RequestBody.jsonObject(body);
-    for (String field : json.keySet()) {
-      if (!field.equals("password") && !field.equals("roles")) {
-        throw InvalidReminderException.of(field, "is not a known field");
-      }
-    }
-    String password = null;
-    JsonValue given = json.get("password");
-    if (given instanceof JsonString text) {
-      password = text.getString();
-    } else if (given != null && given.getValueType() != JsonValue.ValueType.NULL) {
-      throw InvalidReminderException.of("password", "must be a string");
-    }
-    Set<String> roles = null;
-    JsonValue list = json.get("roles");
-    if (list != null && list.getValueType() == JsonValue.ValueType.ARRAY) {
-      roles = new HashSet<>();
-      for (JsonValue role : list.asJsonArray()) {
-        if (!(role instanceof JsonString text)) {
-          throw InvalidReminderException.of("roles", "must be an array of role names");
-        }
-        roles.add(text.getString());
-      }
-    } else if (list != null && list.getValueType() != JsonValue.ValueType.NULL) {
-      throw InvalidReminderException.of("roles", "must be an array of role names");
-    }
+    JsonFields.onlyKnown(json, "password", "roles");
+    String password = JsonFields.string(json, "password");
+    Set<String> roles = JsonFields.roles(json);
     boolean created = users.save(new UserAccount(name, password, roles));
     return Response.status(created ? Response.Status.CREATED : Response.Status.OK)
         .entity(

@@ -18,7 +18,7 @@ public class DatabaseUnavailableMapper implements ExceptionMapper<SQLException> 
 
   @Override
   public Response toResponse(SQLException e) {
-    LOG.warnf("BELFRY-0502 BelfryDS failed under a request: %s", e.toString());
+    LOG.warnf("BELFRY-0503 BelfryDS failed under a request: %s", e.toString());
     return Problem.of(
             "service-unavailable",
             "Service Unavailable",

@@ -1,0 +1,142 @@
+package io.belfry.web.security;
+
+import io.belfry.audit.AuditDatabase;
+import io.belfry.reminders.api.InvalidReminderException;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.validation.Validator;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/**
+ * API tokens in {@code belfry_api_token} of {@code BelfryDS}: created and revoked here, checked by
+ * the realm ({@code io.belfry.realm}) on every request that sends {@code Authorization: Bearer}. A
+ * token is 256 random bits, shown once at creation; only its SHA-256 is stored.
+ */
+@ApplicationScoped
+public class TokenDirectory {
+
+  /** Marks Belfry's tokens, so that a leaked one is recognisable (e.g. by secret scanners). */
+  static final String PREFIX = "bft_";
+
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  @Resource(lookup = AuditDatabase.DATASOURCE)
+  DataSource dataSource;
+
+  @Inject Validator validator;
+
+  /** A token as listed: never the token itself. */
+  public record Token(
+      String id,
+      String name,
+      List<String> roles,
+      Instant createdAt,
+      String createdBy,
+      Instant lastUsedAt) {}
+
+  /** A token just created, with its secret, which nobody can see again. */
+  public record Created(Token token, String secret) {}
+
+  /**
+   * Creates a token.
+   *
+   * @throws InvalidReminderException if the request breaks a rule; nothing changed
+   */
+  public Created create(TokenRequest request, String createdBy) throws SQLException {
+    var violations = validator.validate(request);
+    if (!violations.isEmpty()) {
+      throw new InvalidReminderException(
+          violations.stream()
+              .map(
+                  v ->
+                      new InvalidReminderException.Violation(
+                          v.getPropertyPath().toString().replaceFirst("^roles\\[.*$", "roles"),
+                          v.getMessage()))
+              .toList());
+    }
+    byte[] random = new byte[32];
+    RANDOM.nextBytes(random);
+    String secret = PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+    String id = UUID.randomUUID().toString();
+    List<String> roles = List.copyOf(new TreeSet<>(request.roles()));
+    OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement insert =
+            c.prepareStatement(
+                "INSERT INTO belfry_api_token (id, name, token_hash, roles, created_at,"
+                    + " created_by) VALUES (?, ?, ?, ?, ?, ?)")) {
+      insert.setString(1, id);
+      insert.setString(2, request.name());
+      insert.setString(3, sha256(secret));
+      insert.setString(4, String.join(",", roles));
+      insert.setObject(5, now);
+      insert.setString(6, createdBy);
+      insert.executeUpdate();
+    }
+    return new Created(
+        new Token(id, request.name(), roles, now.toInstant(), createdBy, null), secret);
+  }
+
+  public List<Token> list() throws SQLException {
+    List<Token> tokens = new ArrayList<>();
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement select =
+            c.prepareStatement(
+                "SELECT id, name, roles, created_at, created_by, last_used_at"
+                    + " FROM belfry_api_token ORDER BY name, created_at");
+        ResultSet rows = select.executeQuery()) {
+      while (rows.next()) {
+        OffsetDateTime lastUsed = rows.getObject(6, OffsetDateTime.class);
+        tokens.add(
+            new Token(
+                rows.getString(1),
+                rows.getString(2),
+                Arrays.asList(rows.getString(3).split(",")),
+                rows.getObject(4, OffsetDateTime.class).toInstant(),
+                rows.getString(5),
+                lastUsed == null ? null : lastUsed.toInstant()));
+      }
+    }
+    return tokens;
+  }
+
+  /** Revokes a token: its next request is refused, on every node. Returns whether it existed. */
+  public boolean revoke(String id) throws SQLException {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement delete =
+            c.prepareStatement("DELETE FROM belfry_api_token WHERE id = ?")) {
+      delete.setString(1, id);
+      return delete.executeUpdate() > 0;
+    }
+  }
+
+  /** What the table stores of a token: its SHA-256, lowercase hex (the realm's lookup key). */
+  static String sha256(String secret) {
+    try {
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(secret.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is not available", e);
+    }
+  }
+}

@@ -1,0 +1,92 @@
+package io.belfry.web.security;
+
+import io.belfry.web.rest.json.RequestBody;
+import io.belfry.web.rest.problem.Problem;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonValue;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
+import java.io.InputStream;
+import java.security.Principal;
+import java.util.Set;
+
+/**
+ * API tokens for machine clients ({@code Authorization: Bearer <token>}), admins only (web.xml):
+ * create (the token is in the answer, once), list (never the token), revoke.
+ */
+@Path("tokens")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+public class TokenResource {
+
+  @Inject TokenDirectory tokens;
+
+  @Context SecurityContext security;
+
+  @GET
+  public String list() throws Exception {
+    JsonArrayBuilder items = Json.createArrayBuilder();
+    for (TokenDirectory.Token token : tokens.list()) {
+      items.add(json(token));
+    }
+    return Json.createObjectBuilder().add("items", items).build().toString();
+  }
+
+  @POST
+  @Consumes(MediaType.APPLICATION_JSON)
+  public Response create(InputStream body) throws Exception {
+    JsonObject json = RequestBody.jsonObject(body);
+    JsonFields.onlyKnown(json, "name", "roles");
+    String name = JsonFields.string(json, "name");
+    Set<String> roles = JsonFields.roles(json);
+    Principal caller = security.getUserPrincipal();
+    TokenDirectory.Created created =
+        tokens.create(new TokenRequest(name, roles), caller == null ? null : caller.getName());
+    return Response.status(Response.Status.CREATED)
+        .entity(json(created.token()).add("token", created.secret()).build().toString())
+        .build();
+  }
+
+  @DELETE
+  @Path("{id}")
+  public Response revoke(@PathParam("id") String id) throws Exception {
+    if (!tokens.revoke(id)) {
+      return Problem.of(
+              "token-not-found", "No such token", Response.Status.NOT_FOUND, "No token " + id)
+          .toResponse();
+    }
+    return Response.noContent().build();
+  }
+
+  private static JsonObjectBuilder json(TokenDirectory.Token token) {
+    JsonObjectBuilder json =
+        Json.createObjectBuilder()
+            .add("id", token.id())
+            .add("name", token.name())
+            .add("roles", Json.createArrayBuilder(token.roles()))
+            .add("createdAt", token.createdAt().toString());
+    if (token.createdBy() != null) {
+      json.add("createdBy", token.createdBy());
+    }
+    json.add(
+        "lastUsedAt",
+        token.lastUsedAt() == null
+            ? JsonValue.NULL
+            : Json.createValue(token.lastUsedAt().toString()));
+    return json;
+  }
+}
