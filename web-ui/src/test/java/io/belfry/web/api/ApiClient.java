@@ -32,8 +32,21 @@ final class ApiClient {
 
   static final Credentials ANONYMOUS = null;
 
-  record Credentials(String user, String password) {
+  /** A user's name and password (Basic), or an API token (Bearer) when {@code token} is set. */
+  record Credentials(String user, String password, String token) {
+
+    Credentials(String user, String password) {
+      this(user, password, null);
+    }
+
+    static Credentials bearer(String token) {
+      return new Credentials(null, null, token);
+    }
+
     String header() {
+      if (token != null) {
+        return "Bearer " + token;
+      }
       return "Basic "
           + Base64.getEncoder()
               .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
@@ -140,6 +153,10 @@ final class ApiClient {
 
   Answer get(String path) {
     return send("GET", path, (String) null, null);
+  }
+
+  Answer post(String path, String json) {
+    return send("POST", path, json, "application/json");
   }
 
   Answer delete(String path) {
