@@ -21,16 +21,22 @@ import org.jboss.logging.Logger;
 /**
  * No default password: when the deployment starts and the user table is empty, creates the first
  * admin. Its name and password come from {@code BELFRY_ADMIN_USER} / {@code BELFRY_ADMIN_PASSWORD}
- * when both are set (automated set-ups); otherwise the admin is {@code admin} with a random
- * password, printed once to the server log and stored only as a bcrypt hash. With users present it
- * does nothing, so a restart never prints or changes a password.
+ * when both are set (automated set-ups); otherwise the admin is {@code admin-} and 6 random
+ * characters, with a random password, printed once to the server log and stored only as a bcrypt
+ * hash. With users present it does nothing, so a restart never prints or changes a password.
  */
 @ApplicationScoped
 public class InitialAdmin {
 
   public static final String USER_VARIABLE = "BELFRY_ADMIN_USER";
   public static final String PASSWORD_VARIABLE = "BELFRY_ADMIN_PASSWORD";
-  static final String DEFAULT_NAME = "admin";
+
+  /**
+   * The generated admin's name is {@code admin-} and 6 random characters: not a name an attacker
+   * can assume, so a guess needs both the name and the password.
+   */
+  static final String GENERATED_NAME_PREFIX = "admin-";
+
   private static final Duration RETRY = Duration.ofSeconds(30);
 
   private static final Logger LOG = Logger.getLogger(InitialAdmin.class);
@@ -100,7 +106,7 @@ public class InitialAdmin {
     String password = environment.get(PASSWORD_VARIABLE);
     boolean fromEnvironment = name != null && password != null;
     if (!fromEnvironment) {
-      name = DEFAULT_NAME;
+      name = GENERATED_NAME_PREFIX + PasswordHashing.randomText(6);
       password = PasswordHashing.randomPassword();
     }
     users.save(new UserAccount(name, password, Set.of(Roles.ADMIN, Roles.VIEWER)));

@@ -64,11 +64,16 @@ public final class PasswordHashing {
    * A random password for the first admin: 20 characters of an unambiguous alphabet (~114 bits).
    */
   public static String randomPassword() {
+    return randomText(20);
+  }
+
+  /** {@code length} random characters of an unambiguous alphabet (~5.8 bits each). */
+  static String randomText(int length) {
     String alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
-    StringBuilder password = new StringBuilder(20);
-    for (int i = 0; i < 20; i++) {
-      password.append(alphabet.charAt(RANDOM.nextInt(alphabet.length())));
+    StringBuilder text = new StringBuilder(length);
+    for (int i = 0; i < length; i++) {
+      text.append(alphabet.charAt(RANDOM.nextInt(alphabet.length())));
     }
-    return password.toString();
+    return text.toString();
   }
 }

@@ -51,14 +51,14 @@ class InitialAdminTest {
   void createIfNone_noEnvironment_randomPasswordShownOnceAndStoredOnlyAsItsHash() throws Exception {
     InitialAdmin.Created admin = InitialAdmin.createIfNone(users, Map.of()).orElseThrow();
 
-    assertThat(admin.name()).isEqualTo("admin");
+    assertThat(admin.name()).matches("admin-[A-Za-z0-9]{6}");
     assertThat(admin.generatedPassword()).hasSize(20);
-    assertThat(verifies("admin", admin.generatedPassword())).isTrue();
-    assertThat(verifies("admin", admin.generatedPassword() + "x")).isFalse();
-    assertThat(storedRow("admin")).doesNotContain(admin.generatedPassword());
+    assertThat(verifies(admin.name(), admin.generatedPassword())).isTrue();
+    assertThat(verifies(admin.name(), admin.generatedPassword() + "x")).isFalse();
+    assertThat(storedRow(admin.name())).doesNotContain(admin.generatedPassword());
     assertThat(users.list())
         .containsExactly(
-            new UserDirectory.User("admin", java.util.List.of(Roles.ADMIN, Roles.VIEWER)));
+            new UserDirectory.User(admin.name(), java.util.List.of(Roles.ADMIN, Roles.VIEWER)));
 
     assertThat(InitialAdmin.createIfNone(users, Map.of()))
         .as("a restart creates nothing")
