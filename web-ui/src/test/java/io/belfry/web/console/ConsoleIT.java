@@ -10,6 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.List;
 import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
@@ -84,6 +85,34 @@ class ConsoleIT {
         .contains(ADMIN)
         .contains("belfry-admin");
     browser.screenshot("dashboard");
+  }
+
+  /**
+   * Cross-site request forgery: a logged-in admin's browser sends the console's session cookie with
+   * any request to the server, also one a page of another site makes. The API refuses a request
+   * that has only that cookie, however it is made.
+   */
+  @Test
+  void loggedIntoTheConsole_apiRefusesTheSessionCookie() throws Exception {
+    browser.login(ADMIN, ADMIN_PASSWORD);
+    browser.awaitText("Fires per minute");
+    for (String call :
+        List.of(
+            "fetch('/belfry/api/v1/reminders/default/csrf/redelivery', {method: 'POST', credentials: 'include'})",
+            "fetch('/belfry/api/v1/audit?limit=1', {credentials: 'include'})")) {
+      Object status =
+          ((org.openqa.selenium.JavascriptExecutor) browser.driver)
+              .executeAsyncScript(
+                  "const done = arguments[arguments.length - 1];"
+                      + call
+                      + ".then(r => done(r.status)).catch(e => done(String(e)));");
+      assertThat(status).as(call).isEqualTo(401L);
+    }
+    browser.open(Routes.REMINDERS);
+    browser.awaitVaadin();
+    assertThat(browser.driver.getCurrentUrl())
+        .as("the console itself still works")
+        .doesNotContain("login");
   }
 
   @Test

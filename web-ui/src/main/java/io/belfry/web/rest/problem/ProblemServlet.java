@@ -32,7 +32,7 @@ public class ProblemServlet extends HttpServlet {
                   "unauthorized",
                   "Authentication required",
                   Response.Status.UNAUTHORIZED,
-                  "Log in with HTTP Basic as a Belfry user");
+                  "Log in with HTTP Basic as a Belfry user, or send an API token as Bearer");
           case 403 ->
               Problem.of(
                   "forbidden",
