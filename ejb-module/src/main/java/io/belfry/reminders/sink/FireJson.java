@@ -3,12 +3,13 @@ package io.belfry.reminders.sink;
 import io.belfry.reminders.api.ReminderFired;
 import io.belfry.reminders.api.ReminderRequest;
 import jakarta.json.Json;
-import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonValue;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.Optional;
 
 /**
  * A fire as the sinks send it, one JSON object. The payload is rendered as the REST API renders a
@@ -45,15 +46,28 @@ public final class FireJson {
   }
 
   private static boolean embedJson(JsonObjectBuilder json, String contentType, byte[] payload) {
+    Optional<JsonValue> value = embeddable(contentType, payload);
+    value.ifPresent(v -> json.add("payload", v));
+    return value.isPresent();
+  }
+
+  /**
+   * A payload as JSON to embed, if its content type is JSON and the JSON parser can read it and
+   * write it back; empty otherwise, and the caller shows its bytes (base64). Set through the Java
+   * API or the console, a payload may be JSON that the parser reads but will not write (a number of
+   * over 1,100 characters) or nests deeper than it reads (1,000 levels): such a payload must not
+   * break a listing or a sink.
+   */
+  public static Optional<JsonValue> embeddable(String contentType, byte[] payload) {
     if (!ReminderRequest.isJsonContentType(contentType)) {
-      return false;
+      return Optional.empty();
     }
     try (var reader = Json.createReader(new ByteArrayInputStream(payload))) {
-      json.add("payload", reader.readValue());
-      return true;
-    } catch (JsonException notJson) {
-      // set through the Java API with a JSON type but not JSON: send its bytes instead
-      return false;
+      JsonValue value = reader.readValue();
+      value.toString(); // writes every number: throws now rather than when the answer is sent
+      return Optional.of(value);
+    } catch (RuntimeException notRenderable) {
+      return Optional.empty();
     }
   }
 }

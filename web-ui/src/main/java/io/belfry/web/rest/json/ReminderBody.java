@@ -9,6 +9,7 @@ import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -90,7 +91,13 @@ public final class ReminderBody {
     enumeration("delivery", DeliveryMode.class, request::setDelivery);
     JsonValue payload = json.get("payload");
     if (payload != null && payload.getValueType() != JsonValue.ValueType.NULL) {
-      request.setPayloadJsonValue(payload);
+      try {
+        request.setPayloadJsonValue(payload);
+      } catch (UnsupportedOperationException | ArithmeticException | NumberFormatException e) {
+        // a number the parser read but will not write back (over 1,100 characters)
+        violations.add(
+            new Violation("payload", "holds a number too long to store: " + e.getMessage()));
+      }
     }
     if (!violations.isEmpty()) {
       throw new InvalidReminderException(violations);
@@ -117,10 +124,13 @@ public final class ReminderBody {
 
   private void text(String field, Consumer<String> setter, boolean numberAllowed) {
     JsonValue value = given(field);
-    if (numberAllowed && value instanceof JsonNumber number && number.isIntegral()) {
+    if (numberAllowed && value instanceof JsonNumber number) {
       // "every": 900000 is milliseconds, as the Java API's every("900000")
-      setter.accept(number.bigIntegerValue().toString());
-      return;
+      BigInteger whole = wholeNumber(number);
+      if (whole != null) {
+        setter.accept(whole.toString());
+        return;
+      }
     }
     String text =
         string(field, numberAllowed ? "a string or a whole number of milliseconds" : "a string");
@@ -160,12 +170,11 @@ public final class ReminderBody {
     if (value == null) {
       return;
     }
-    if (value instanceof JsonNumber number && number.isIntegral()) {
-      try {
-        setter.accept(number.bigIntegerValue().intValueExact());
+    if (value instanceof JsonNumber number) {
+      BigInteger whole = wholeNumber(number);
+      if (whole != null && whole.bitLength() < Integer.SIZE) {
+        setter.accept(whole.intValue());
         return;
-      } catch (ArithmeticException e) {
-        // too large for an int: fall through to the violation
       }
     }
     violations.add(new Violation(field, "must be a whole number up to " + Integer.MAX_VALUE));
@@ -186,6 +195,19 @@ public final class ReminderBody {
   }
 
   // A field name echoed in an error must not carry control characters or run on forever.
+  /**
+   * The number if it is whole and the parser converts it; {@code null} otherwise. Parsson refuses
+   * to convert literals of more than 1,100 characters or with huge exponents
+   * (UnsupportedOperationException), which must be the client's 400, not a 500.
+   */
+  private static BigInteger wholeNumber(JsonNumber number) {
+    try {
+      return number.isIntegral() ? number.bigIntegerValueExact() : null;
+    } catch (ArithmeticException | UnsupportedOperationException | NumberFormatException e) {
+      return null;
+    }
+  }
+
   static String printable(String field) {
     String clean =
         field

@@ -2,14 +2,12 @@ package io.belfry.web.rest.json;
 
 import io.belfry.reminders.api.Reminder;
 import io.belfry.reminders.api.ReminderPage;
-import io.belfry.reminders.api.ReminderRequest;
 import io.belfry.reminders.api.Schedule;
+import io.belfry.reminders.sink.FireJson;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
-import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
-import java.io.ByteArrayInputStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
@@ -85,15 +83,11 @@ public final class ReminderJson {
       json.addNull("payload");
       return;
     }
-    if (ReminderRequest.isJsonContentType(r.contentType())) {
-      try (var reader = Json.createReader(new ByteArrayInputStream(payload))) {
-        json.add("payload", reader.readValue());
-        return;
-      } catch (JsonException notJson) {
-        // stored through the Java API with a JSON type but not JSON: show its bytes instead
-      }
-    }
-    json.add("payload", Base64.getEncoder().encodeToString(payload));
+    // JSON the parser cannot read or write back (stored through the Java API): its bytes instead
+    FireJson.embeddable(r.contentType(), payload)
+        .ifPresentOrElse(
+            value -> json.add("payload", value),
+            () -> json.add("payload", Base64.getEncoder().encodeToString(payload)));
   }
 
   static void instant(JsonObjectBuilder json, String name, Instant value) {

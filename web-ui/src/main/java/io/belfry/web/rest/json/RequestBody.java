@@ -5,6 +5,7 @@ import io.belfry.web.rest.problem.PayloadTooLargeException;
 import jakarta.json.Json;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
 import jakarta.json.stream.JsonLocation;
 import jakarta.json.stream.JsonParser;
 import jakarta.json.stream.JsonParsingException;
@@ -18,6 +19,9 @@ public final class RequestBody {
 
   /** The largest body the API reads: well above the largest payload, even escaped. */
   public static final int MAX_BYTES = 1024 * 1024;
+
+  /** The nesting Parsson reads (its default, {@code org.eclipse.parsson.maxDepth}). */
+  public static final int MAX_DEPTH = 1000;
 
   private RequestBody() {}
 
@@ -55,7 +59,7 @@ public final class RequestBody {
       if (!parser.hasNext() || parser.next() != JsonParser.Event.START_OBJECT) {
         throw InvalidReminderException.of("", "the body must be a JSON object");
       }
-      JsonObject object = parser.getObject();
+      JsonObject object = fields(parser);
       if (parser.hasNext()) {
         // a reader would stop after the object and ignore the rest: "{...}}" is not JSON
         throw InvalidReminderException.of("", "malformed JSON: text after the object");
@@ -74,5 +78,27 @@ public final class RequestBody {
     } catch (JsonException e) {
       throw InvalidReminderException.of("", "malformed JSON");
     }
+  }
+
+  /**
+   * The object's fields, one at a time, so that a value the parser refuses is reported on its
+   * field: Parsson stops at 1,000 levels of nesting with an exception of its own, not a parsing
+   * error.
+   */
+  private static JsonObject fields(JsonParser parser) {
+    JsonObjectBuilder object = Json.createObjectBuilder();
+    while (parser.next() == JsonParser.Event.KEY_NAME) {
+      String field = parser.getString();
+      parser.next();
+      try {
+        object.add(field, parser.getValue());
+      } catch (JsonException e) {
+        throw e;
+      } catch (RuntimeException e) {
+        throw InvalidReminderException.of(
+            field, "is nested too deeply: at most " + MAX_DEPTH + " levels of arrays and objects");
+      }
+    }
+    return object.build();
   }
 }
