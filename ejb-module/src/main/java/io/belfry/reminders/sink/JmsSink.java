@@ -67,10 +67,10 @@ public class JmsSink implements AutoCloseable {
       return new Endpoint(sink.jmsUrl(), sink.jmsUser(), sink.jmsPassword(), sink.timeout());
     }
 
-    /** Without the password, which must not reach a log. */
+    /** The origin only, without the password: neither must reach a log. */
     @Override
     public String toString() {
-      return url + (user == null ? "" : " as " + user);
+      return SinkTargets.origin(url) + (user == null ? "" : " as " + user);
     }
   }
 
@@ -86,7 +86,8 @@ public class JmsSink implements AutoCloseable {
    */
   public void send(SinkSettings sink, ReminderFired fire) {
     if (closed) {
-      throw new SinkException("broker " + sink.jmsUrl() + ": the application is stopping");
+      throw new SinkException(
+          "broker " + SinkTargets.origin(sink.jmsUrl()) + ": the application is stopping");
     }
     brokers.computeIfAbsent(Endpoint.of(sink), Broker::new).send(sink, fire);
   }
@@ -132,14 +133,14 @@ public class JmsSink implements AutoCloseable {
         if (!lock.tryLock(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
           throw new SinkException(
               "broker "
-                  + endpoint.url()
+                  + SinkTargets.origin(endpoint.url())
                   + " timed out after "
                   + timeout
                   + " (waiting for an earlier send to it)");
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new SinkException("broker " + endpoint.url() + " interrupted", e);
+        throw new SinkException("broker " + SinkTargets.origin(endpoint.url()) + " interrupted", e);
       }
       try {
         JMSContext ctx = context();
@@ -157,7 +158,7 @@ public class JmsSink implements AutoCloseable {
         discard();
         throw new SinkException(
             "broker "
-                + endpoint.url()
+                + SinkTargets.origin(endpoint.url())
                 + " failed to take the fire for "
                 + sink.jmsDestination()
                 + ": "

@@ -59,6 +59,7 @@ public class WebhookSink {
    * @throws SinkException on a non-2xx answer, a timeout, or an I/O failure
    */
   public void send(SinkSettings sink, ReminderFired fire) {
+    PrivateTargets.checkResolved(URI.create(sink.webhookUrl()));
     byte[] body = FireJson.bytes(fire);
     Duration timeout = sink.timeout();
     HttpRequest request =
@@ -79,23 +80,28 @@ public class WebhookSink {
       response = exchange.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       exchange.cancel(true);
-      throw new SinkException("webhook " + sink.webhookUrl() + " timed out after " + timeout, e);
+      throw new SinkException(
+          "webhook " + SinkTargets.origin(sink.webhookUrl()) + " timed out after " + timeout, e);
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       if (cause instanceof java.net.http.HttpTimeoutException) {
         throw new SinkException(
-            "webhook " + sink.webhookUrl() + " timed out after " + timeout, cause);
+            "webhook " + SinkTargets.origin(sink.webhookUrl()) + " timed out after " + timeout,
+            cause);
       }
       throw new SinkException(
-          "webhook " + sink.webhookUrl() + " failed: " + describe(cause), cause);
+          "webhook " + SinkTargets.origin(sink.webhookUrl()) + " failed: " + describe(cause),
+          cause);
     } catch (InterruptedException e) {
       exchange.cancel(true);
       Thread.currentThread().interrupt();
-      throw new SinkException("webhook " + sink.webhookUrl() + " interrupted", e);
+      throw new SinkException(
+          "webhook " + SinkTargets.origin(sink.webhookUrl()) + " interrupted", e);
     }
     int status = response.statusCode();
     if (status < 200 || status > 299) {
-      throw new SinkException("webhook " + sink.webhookUrl() + " answered HTTP " + status);
+      throw new SinkException(
+          "webhook " + SinkTargets.origin(sink.webhookUrl()) + " answered HTTP " + status);
     }
   }
 

@@ -25,6 +25,6 @@ public class WebhookUrlValidator extends UrlValidator<WebhookUrl> {
     if (uri.getRawFragment() != null) {
       return "must not have a fragment";
     }
-    return null;
+    return PrivateTargets.literalProblem(uri);
   }
 }

@@ -72,15 +72,42 @@ class SinkSettingsValidationTest {
         .containsExactly("webhookUrl");
   }
 
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(
+      strings = {
+        "http://127.0.0.1:9/h",
+        "http://localhost:8080/h",
+        "http://10.1.2.3/h",
+        "http://192.168.0.10/h",
+        "http://169.254.169.254/latest/meta-data",
+        "http://[::1]:8080/h",
+        "http://[fd00::1]/h"
+      })
+  void validate_privateWebhookTarget_refusedByDefault_allowedWhenAnAdminSaysSo(String url) {
+    assertThat(violations(SinkSettings.webhook(url, SECRET)))
+        .singleElement()
+        .satisfies(
+            v -> {
+              assertThat(v.field()).isEqualTo("webhookUrl");
+              assertThat(v.message()).contains(PrivateTargets.PROPERTY + "=allow");
+            });
+    System.setProperty(PrivateTargets.PROPERTY, "allow");
+    try {
+      assertThat(violations(SinkSettings.webhook(url, SECRET))).isEmpty();
+    } finally {
+      System.clearProperty(PrivateTargets.PROPERTY);
+    }
+  }
+
   @Test
   void validate_noSecret_violationOnSecret() {
-    assertThat(violations(SinkSettings.webhook("http://127.0.0.1:9/h", null)))
+    assertThat(violations(SinkSettings.webhook("https://hooks.example.com/h", null)))
         .containsExactly(new Violation("secret", "is required with a webhookUrl"));
   }
 
   @Test
   void validate_shortSecret_violationOnSecret() {
-    assertThat(violations(SinkSettings.webhook("http://127.0.0.1:9/h", "short")))
+    assertThat(violations(SinkSettings.webhook("https://hooks.example.com/h", "short")))
         .containsExactly(new Violation("secret", "must be 16 to 256 characters"));
   }
 
@@ -89,7 +116,7 @@ class SinkSettingsValidationTest {
   void validate_timeoutOutOfRange_violationOnTimeout(String timeout) {
     assertThat(
             violations(
-                SinkSettings.webhook("http://127.0.0.1:9/h", SECRET)
+                SinkSettings.webhook("https://hooks.example.com/h", SECRET)
                     .withTimeout(Duration.parse(timeout))))
         .extracting(Violation::field)
         .containsExactly("timeout");
@@ -97,7 +124,7 @@ class SinkSettingsValidationTest {
 
   @Test
   void validate_noTimeout_violationOnTimeout() {
-    assertThat(violations(SinkSettings.webhook("http://127.0.0.1:9/h", SECRET, null)))
+    assertThat(violations(SinkSettings.webhook("https://hooks.example.com/h", SECRET, null)))
         .containsExactly(new Violation("timeout", "is required"));
   }
 
@@ -191,7 +218,7 @@ class SinkSettingsValidationTest {
 
   @Test
   void toString_hidesTheSecret() {
-    assertThat(SinkSettings.webhook("http://127.0.0.1:9/h", SECRET).toString())
+    assertThat(SinkSettings.webhook("https://hooks.example.com/h", SECRET).toString())
         .doesNotContain(SECRET)
         .contains("***");
   }

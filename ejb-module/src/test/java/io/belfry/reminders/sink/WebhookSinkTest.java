@@ -49,6 +49,8 @@ class WebhookSinkTest {
 
   @BeforeEach
   void startReceiver() throws IOException {
+    // the receiver is on loopback: allowed here, as an admin would (see guardOn_… below)
+    System.setProperty(PrivateTargets.PROPERTY, "allow");
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.setExecutor(Executors.newCachedThreadPool());
     server.createContext(
@@ -72,6 +74,7 @@ class WebhookSinkTest {
 
   @AfterEach
   void stopReceiver() {
+    System.clearProperty(PrivateTargets.PROPERTY);
     release.countDown();
     server.stop(0);
   }
@@ -169,12 +172,27 @@ class WebhookSinkTest {
   }
 
   @Test
-  void send_receiverAnswers500_throwsNamingTheStatus() {
+  void send_receiverAnswers500_throwsNamingTheStatus_andTheOriginOnly() {
     answer = exchange -> respond(exchange, 500);
+    String withToken = url() + "?token=s3cret-in-the-query";
+
+    assertThatThrownBy(() -> sink.send(SinkSettings.webhook(withToken, SECRET), fire("a/b", null)))
+        .isInstanceOf(SinkException.class)
+        .hasMessageContaining("answered HTTP 500")
+        .hasMessageContaining("http://127.0.0.1:" + server.getAddress().getPort())
+        .hasMessageNotContaining("/hook")
+        .hasMessageNotContaining("s3cret");
+  }
+
+  @Test
+  void guardOn_loopbackReceiver_refusedBeforeAnythingIsSent() {
+    System.clearProperty(PrivateTargets.PROPERTY);
 
     assertThatThrownBy(() -> sink.send(SinkSettings.webhook(url(), SECRET), fire("a/b", null)))
         .isInstanceOf(SinkException.class)
-        .hasMessageContaining("answered HTTP 500");
+        .hasMessageContaining(PrivateTargets.PROPERTY + "=allow")
+        .hasMessageNotContaining("/hook");
+    assertThat(received).as("nothing reached the receiver").isEmpty();
   }
 
   @Test
