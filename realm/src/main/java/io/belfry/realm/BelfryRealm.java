@@ -146,6 +146,9 @@ public class BelfryRealm implements SecurityRealm {
     boolean valid = bcrypt(user, guess);
     if (valid) {
       verified.remember(user.name(), user.hash(), guess);
+    } else {
+      // WildFly's brute-force wrapper around this realm disables the user after 10 in a row
+      LOG.infof("BELFRY-0611 Wrong password for user %s", user.name());
     }
     return valid;
   }
