@@ -1,6 +1,7 @@
 package io.belfry.reminders.sink;
 
 import io.belfry.reminders.api.ReminderFired;
+import io.netty.util.concurrent.FastThreadLocal;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.Destination;
 import jakarta.jms.JMSContext;
@@ -89,7 +90,14 @@ public class JmsSink implements AutoCloseable {
       throw new SinkException(
           "broker " + SinkTargets.origin(sink.jmsUrl()) + ": the application is stopping");
     }
-    brokers.computeIfAbsent(Endpoint.of(sink), Broker::new).send(sink, fire);
+    try {
+      brokers.computeIfAbsent(Endpoint.of(sink), Broker::new).send(sink, fire);
+    } finally {
+      // Netty, under the Artemis client, leaves a thread-local map on the calling thread: a
+      // server-wide delivery thread that outlives this deployment, whose class loader the map's
+      // classes would then keep in memory after an undeploy.
+      FastThreadLocal.removeAll();
+    }
   }
 
   /** Closes every connection and the client's thread pools (at undeployment). */
