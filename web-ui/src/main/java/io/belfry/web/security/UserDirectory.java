@@ -17,6 +17,8 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import javax.sql.DataSource;
@@ -155,6 +157,29 @@ public class UserDirectory {
         throw e;
       } finally {
         c.setAutoCommit(autoCommit);
+      }
+    }
+  }
+
+  /** The user's roles as stored now; empty if there is no such user. */
+  public Optional<Set<String>> roles(String name) throws SQLException {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement select =
+            c.prepareStatement(
+                "SELECT r.role FROM belfry_user u LEFT JOIN belfry_user_role r ON r.name = u.name"
+                    + " WHERE u.name = ?")) {
+      select.setString(1, name);
+      try (ResultSet rows = select.executeQuery()) {
+        if (!rows.next()) {
+          return Optional.empty();
+        }
+        Set<String> roles = new TreeSet<>();
+        do {
+          if (rows.getString(1) != null) {
+            roles.add(rows.getString(1));
+          }
+        } while (rows.next());
+        return Optional.of(roles);
       }
     }
   }

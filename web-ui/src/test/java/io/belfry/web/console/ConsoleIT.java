@@ -3,13 +3,8 @@ package io.belfry.web.console;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.belfry.web.foundation.Deployments;
-import java.net.URI;
 import java.net.URL;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -314,21 +309,6 @@ class ConsoleIT {
 
   private HttpResponse<String> api(
       String method, String path, String body, String user, String password) throws Exception {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(base + "api/v1" + path))
-            .method(
-                method,
-                body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body))
-            .header(
-                "Authorization",
-                "Basic "
-                    + Base64.getEncoder()
-                        .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8)));
-    if (body != null) {
-      request.header("Content-Type", "application/json");
-    }
-    return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return ConsoleApi.call(base, method, path, body, user, password);
   }
 }
