@@ -18,8 +18,6 @@ import org.wildfly.security.auth.principal.NamePrincipal;
 import org.wildfly.security.auth.server.RealmIdentity;
 import org.wildfly.security.auth.server.RealmUnavailableException;
 import org.wildfly.security.auth.server.SecurityRealm;
-import org.wildfly.security.authz.AuthorizationIdentity;
-import org.wildfly.security.authz.MapAttributes;
 import org.wildfly.security.credential.Credential;
 import org.wildfly.security.evidence.BearerTokenEvidence;
 import org.wildfly.security.evidence.Evidence;
@@ -196,38 +194,11 @@ public class BelfryRealm implements SecurityRealm {
     }
   }
 
-  /** Attributes of an identity with these roles, for the domain's role decoder. */
-  private static AuthorizationIdentity withRoles(java.util.List<String> roles) {
-    MapAttributes attributes = new MapAttributes();
-    attributes.addAll(ROLES, roles);
-    return AuthorizationIdentity.basicIdentity(attributes);
-  }
-
   /** An API token, found by the token itself: nothing more to verify. */
-  private static final class TokenIdentity implements RealmIdentity {
-
-    private final TokenRows.StoredToken token;
+  private static final class TokenIdentity extends FoundIdentity {
 
     TokenIdentity(TokenRows.StoredToken token) {
-      this.token = token;
-    }
-
-    @Override
-    public Principal getRealmIdentityPrincipal() {
-      return new NamePrincipal(TOKEN_PRINCIPAL_PREFIX + token.name());
-    }
-
-    @Override
-    public SupportLevel getCredentialAcquireSupport(
-        Class<? extends Credential> credentialType,
-        String algorithmName,
-        AlgorithmParameterSpec parameterSpec) {
-      return SupportLevel.UNSUPPORTED;
-    }
-
-    @Override
-    public <C extends Credential> C getCredential(Class<C> credentialType) {
-      return null;
+      super(new NamePrincipal(TOKEN_PRINCIPAL_PREFIX + token.name()), token.roles());
     }
 
     @Override
@@ -243,45 +214,16 @@ public class BelfryRealm implements SecurityRealm {
       // found by this very token's hash; a password never authenticates a token's identity
       return evidence instanceof BearerTokenEvidence;
     }
-
-    @Override
-    public boolean exists() {
-      return true;
-    }
-
-    @Override
-    public AuthorizationIdentity getAuthorizationIdentity() {
-      return withRoles(token.roles());
-    }
   }
 
   /** One user as read for one authentication. */
-  private final class Identity implements RealmIdentity {
+  private final class Identity extends FoundIdentity {
 
-    private final Principal principal;
     private final StoredUser user;
 
     Identity(Principal principal, StoredUser user) {
-      this.principal = principal;
+      super(principal, user.roles());
       this.user = user;
-    }
-
-    @Override
-    public Principal getRealmIdentityPrincipal() {
-      return principal;
-    }
-
-    @Override
-    public SupportLevel getCredentialAcquireSupport(
-        Class<? extends Credential> credentialType,
-        String algorithmName,
-        AlgorithmParameterSpec parameterSpec) {
-      return SupportLevel.UNSUPPORTED;
-    }
-
-    @Override
-    public <C extends Credential> C getCredential(Class<C> credentialType) {
-      return null;
     }
 
     @Override
@@ -293,16 +235,6 @@ public class BelfryRealm implements SecurityRealm {
     @Override
     public boolean verifyEvidence(Evidence evidence) throws RealmUnavailableException {
       return evidence instanceof PasswordGuessEvidence guess && verify(user, guess.getGuess());
-    }
-
-    @Override
-    public boolean exists() {
-      return true;
-    }
-
-    @Override
-    public AuthorizationIdentity getAuthorizationIdentity() {
-      return withRoles(user.roles());
     }
   }
 }

@@ -62,17 +62,7 @@ public class TokenDirectory {
    * @throws InvalidReminderException if the request breaks a rule; nothing changed
    */
   public Created create(TokenRequest request, String createdBy) throws SQLException {
-    var violations = validator.validate(request);
-    if (!violations.isEmpty()) {
-      throw new InvalidReminderException(
-          violations.stream()
-              .map(
-                  v ->
-                      new InvalidReminderException.Violation(
-                          v.getPropertyPath().toString().replaceFirst("^roles\\[.*$", "roles"),
-                          v.getMessage()))
-              .toList());
-    }
+    JsonFields.validate(validator, request);
     byte[] random = new byte[32];
     RANDOM.nextBytes(random);
     String secret = PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(random);

@@ -112,18 +112,7 @@ public class UserDirectory {
    * @throws InvalidReminderException if the account breaks a rule; nothing changed
    */
   public boolean save(UserAccount account) throws SQLException {
-    var violations = validator.validate(account);
-    if (!violations.isEmpty()) {
-      // "roles[].<iterable element>" is Bean Validation's path of a bad element: name the field
-      throw new InvalidReminderException(
-          violations.stream()
-              .map(
-                  v ->
-                      new InvalidReminderException.Violation(
-                          v.getPropertyPath().toString().replaceFirst("^roles\\[.*$", "roles"),
-                          v.getMessage()))
-              .toList());
-    }
+    JsonFields.validate(validator, account);
     PasswordHashing.Hashed hashed = PasswordHashing.hash(account.password());
     try (Connection c = dataSource.getConnection()) {
       boolean autoCommit = c.getAutoCommit();

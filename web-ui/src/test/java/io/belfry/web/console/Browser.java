@@ -63,6 +63,18 @@ public final class Browser implements AutoCloseable {
     driver = new ChromeDriver(service, options);
   }
 
+  /**
+   * A browser on {@code base}; the test is skipped, with a notice, where Chromium is missing
+   * (.ci/run installs it), rather than failing the whole build.
+   */
+  public static Browser openOrSkip(URL base) throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        available(),
+        "browser tests need Debian's chromium and chromium-driver (apt-get install -y chromium"
+            + " chromium-driver); .ci/run installs them");
+    return new Browser(base);
+  }
+
   public void open(String route) {
     driver.get(base + route);
     awaitVaadin();

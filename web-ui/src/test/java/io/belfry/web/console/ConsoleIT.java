@@ -13,7 +13,6 @@ import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -46,12 +45,7 @@ class ConsoleIT {
 
   @BeforeEach
   void openBrowser() throws Exception {
-    // .ci/run installs them; on a machine without, say so rather than fail the whole build
-    Assumptions.assumeTrue(
-        Browser.available(),
-        "browser tests need Debian's chromium and chromium-driver (apt-get install -y chromium"
-            + " chromium-driver); .ci/run installs them");
-    browser = new Browser(base);
+    browser = Browser.openOrSkip(base);
   }
 
   @AfterEach

@@ -15,7 +15,6 @@ import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -41,10 +40,7 @@ class ConsoleSecurityIT {
 
   @BeforeEach
   void openBrowser() throws Exception {
-    Assumptions.assumeTrue(
-        Browser.available(),
-        "browser tests need Debian's chromium and chromium-driver; .ci/run installs them");
-    browser = new Browser(base);
+    browser = Browser.openOrSkip(base);
   }
 
   @AfterEach

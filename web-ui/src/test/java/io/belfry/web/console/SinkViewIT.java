@@ -6,20 +6,14 @@ import io.belfry.web.foundation.Deployments;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.io.StringReader;
-import java.net.URI;
 import java.net.URL;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -48,11 +42,8 @@ class SinkViewIT {
 
   @BeforeEach
   void openBrowser() throws Exception {
-    Assumptions.assumeTrue(
-        Browser.available(),
-        "browser tests need Debian's chromium and chromium-driver; .ci/run installs them");
+    browser = Browser.openOrSkip(base);
     api("DELETE", null);
-    browser = new Browser(base);
   }
 
   @AfterEach
@@ -107,20 +98,6 @@ class SinkViewIT {
   }
 
   private HttpResponse<String> api(String method, String body) throws Exception {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(base + "api/v1" + SINK))
-            .method(
-                method,
-                body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body))
-            .header(
-                "Authorization",
-                "Basic "
-                    + Base64.getEncoder()
-                        .encodeToString(
-                            (ConsoleIT.ADMIN + ":" + ConsoleIT.ADMIN_PASSWORD)
-                                .getBytes(StandardCharsets.UTF_8)));
-    return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return ConsoleApi.call(base, method, SINK, body, ConsoleIT.ADMIN, ConsoleIT.ADMIN_PASSWORD);
   }
 }
