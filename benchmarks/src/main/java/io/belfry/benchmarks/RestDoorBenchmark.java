@@ -11,11 +11,12 @@ import java.util.Base64;
 
 /**
  * The REST door of one running node: authenticated {@code PUT /reminders/default/{key}} (HTTP
- * Basic, keep-alive, one connection per client thread), closed loop, first 1 client then 8, each
- * for a warm-up and a measured run. Every reminder is due a day later, so nothing fires meanwhile.
+ * Basic, or an API token with {@code bearer:TOKEN}; keep-alive, one connection per client thread),
+ * closed loop, first 1 client then 8, each for a warm-up and a measured run. Every reminder is due
+ * a day later, so nothing fires meanwhile.
  *
  * <pre>
- * benchmarks/rest-door http://127.0.0.1:8080/belfry/api/v1 USER:PASSWORD [seconds]
+ * benchmarks/rest-door http://127.0.0.1:8080/belfry/api/v1 USER:PASSWORD|bearer:TOKEN [seconds]
  * </pre>
  *
  * Prints one line per run: clients, acknowledged, failed, per second, p50/p99 latency in ms.
@@ -28,12 +29,15 @@ public final class RestDoorBenchmark {
 
   public static void main(String[] args) {
     if (args.length < 2) {
-      System.err.println("usage: RestDoorBenchmark API_BASE USER:PASSWORD [seconds]");
+      System.err.println("usage: RestDoorBenchmark API_BASE USER:PASSWORD|bearer:TOKEN [seconds]");
       System.exit(2);
     }
     String api = args[0];
     String authorization =
-        "Basic " + Base64.getEncoder().encodeToString(args[1].getBytes(StandardCharsets.UTF_8));
+        args[1].startsWith("bearer:")
+            ? "Bearer " + args[1].substring("bearer:".length())
+            : "Basic "
+                + Base64.getEncoder().encodeToString(args[1].getBytes(StandardCharsets.UTF_8));
     int seconds = args.length > 2 ? Integer.parseInt(args[2]) : 15;
     String run = "door-" + System.currentTimeMillis() + "-";
     for (int clients : new int[] {1, 8}) {
