@@ -199,5 +199,11 @@ public final class Browser implements AutoCloseable {
   @Override
   public void close() {
     driver.quit();
+    // the throwaway profile: left behind, every test run kept some megabytes in /tmp
+    try (var files = Files.walk(profile)) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+    } catch (IOException e) {
+      // best effort: a profile left in /tmp is harmless
+    }
   }
 }
