@@ -6,8 +6,6 @@ import io.belfry.reminders.sink.SinkException;
 import io.belfry.reminders.sink.SinkSettings;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.context.Initialized;
-import jakarta.enterprise.event.Observes;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -77,20 +75,6 @@ public class JdbcSinkDirectory implements SinkDirectory {
     this.dataSource = dataSource;
     this.nanoTime = nanoTime;
     this.failingUntil = nanoTime.getAsLong();
-  }
-
-  /**
-   * Reads the table when the deployment starts, right after {@link io.belfry.schema.SchemaStartup}
-   * migrated it (the database answered a moment ago): so the node has a copy before its first fire,
-   * and a database that goes down later never fails a delivery for want of one.
-   */
-  void preload(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
-    try {
-      forNamespace("");
-    } catch (SinkException e) {
-      LOG.warnf(
-          "BELFRY-0422 The sink configuration could not be read at start: %s", e.getMessage());
-    }
   }
 
   @Override
