@@ -72,10 +72,6 @@ final class VerifiedPasswords {
     expiries.put(entry(name, storedHash, guess), nanoTime.getAsLong() + ttlNanos);
   }
 
-  int size() {
-    return expiries.size();
-  }
-
   private String entry(String name, String storedHash, char[] guess) {
     byte[] password = new String(guess).getBytes(StandardCharsets.UTF_8);
     try {

@@ -14,17 +14,12 @@ import java.util.Set;
  */
 public record TokenRequest(
     @NotNull(message = "is required")
-        @Pattern(
-            regexp = "[A-Za-z0-9._@-]{1,128}",
-            message = "must be 1 to 128 characters of A-Z a-z 0-9 . _ @ -")
+        @Pattern(regexp = Roles.NAME_PATTERN, message = Roles.NAME_MESSAGE)
         String name,
     @NotEmpty(message = "must name at least one role")
         Set<
                 @NotNull(message = "must not be null")
-                @Pattern(
-                    regexp = Roles.VIEWER + "|" + Roles.ADMIN,
-                    message = "must be " + Roles.VIEWER + " or " + Roles.ADMIN)
-                String>
+                @Pattern(regexp = Roles.PATTERN, message = Roles.PATTERN_MESSAGE) String>
             roles) {
 
   public TokenRequest {

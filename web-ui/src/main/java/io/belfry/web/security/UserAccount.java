@@ -15,9 +15,7 @@ import java.util.Set;
  */
 public record UserAccount(
     @NotNull(message = "is required")
-        @Pattern(
-            regexp = "[A-Za-z0-9._@-]{1,128}",
-            message = "must be 1 to 128 characters of A-Z a-z 0-9 . _ @ -")
+        @Pattern(regexp = Roles.NAME_PATTERN, message = Roles.NAME_MESSAGE)
         String name,
     @NotNull(message = "is required")
         @Size(min = 12, max = 128, message = "must be 12 to 128 characters")
@@ -25,10 +23,7 @@ public record UserAccount(
     @NotEmpty(message = "must name at least one role")
         Set<
                 @NotNull(message = "must not be null")
-                @Pattern(
-                    regexp = Roles.VIEWER + "|" + Roles.ADMIN,
-                    message = "must be " + Roles.VIEWER + " or " + Roles.ADMIN)
-                String>
+                @Pattern(regexp = Roles.PATTERN, message = Roles.PATTERN_MESSAGE) String>
             roles) {
 
   public UserAccount {
