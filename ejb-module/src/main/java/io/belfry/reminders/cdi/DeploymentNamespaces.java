@@ -9,22 +9,27 @@ import java.util.List;
 
 /**
  * The namespaces this deployment serves: those declared with {@code @ServesNamespaces}, else its
- * module name. The first one is the caller's namespace, used when a request names none.
+ * application name. The first one is the caller's namespace, used when a request names none.
  */
 @ApplicationScoped
 public class DeploymentNamespaces {
 
   @Inject NamespaceExtension extension;
 
-  @Resource(lookup = "java:module/ModuleName")
-  String moduleName;
+  /**
+   * The application's name: a WAR's module name, an EAR's name. Not {@code java:module/ModuleName}:
+   * in an EAR this bean lives in {@code lib/}, which belongs to no module, and the lookup fails the
+   * deployment (examples/billing showed it).
+   */
+  @Resource(lookup = "java:app/AppName")
+  String applicationName;
 
   private List<String> served;
 
   @PostConstruct
   void resolve() {
     List<String> declared = extension.declared();
-    served = declared.isEmpty() ? List.of(namespaceOf(moduleName)) : declared;
+    served = declared.isEmpty() ? List.of(namespaceOf(applicationName)) : declared;
   }
 
   /** The served namespaces, the caller's namespace first. */
@@ -42,9 +47,10 @@ public class DeploymentNamespaces {
     return served().contains(namespace);
   }
 
-  /** A module name as a namespace: characters a namespace cannot hold become '-'. */
-  static String namespaceOf(String moduleName) {
-    String name = moduleName == null || moduleName.isBlank() ? "default" : moduleName;
+  /** An application's name as a namespace: characters a namespace cannot hold become '-'. */
+  static String namespaceOf(String applicationName) {
+    String name =
+        applicationName == null || applicationName.isBlank() ? "default" : applicationName;
     String cleaned = name.replaceAll("[^A-Za-z0-9._-]", "-").replaceFirst("^[._-]+", "");
     if (cleaned.isEmpty()) {
       cleaned = "default";
