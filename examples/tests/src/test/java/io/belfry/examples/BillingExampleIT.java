@@ -48,7 +48,8 @@ class BillingExampleIT {
     String reissued = "r-" + run;
     String unpaid = "u-" + run;
     String paid = "p-" + run;
-    Instant due = Instant.now().plusSeconds(2);
+    // due after the four requests below (the first one warms the application up)
+    Instant due = Instant.now().plusSeconds(10);
 
     issue(billing, reissued, "100.00", due);
     issue(billing, reissued, "90.00", due);
@@ -59,7 +60,8 @@ class BillingExampleIT {
 
     await(
         "both unpaid invoices to be chased",
-        () -> chased(billing, reissued).size() == 1 && chased(billing, unpaid).size() == 1);
+        () -> chased(billing, reissued).size() == 1 && chased(billing, unpaid).size() == 1,
+        () -> "; chased so far: " + call("GET", billing, "api/invoices/overdue").body());
     // the paid invoice was due with the others: give a wrong fire, or a second one, time to show
     Thread.sleep(3_000);
     assertThat(chased(billing, reissued))

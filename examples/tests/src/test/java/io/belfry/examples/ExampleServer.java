@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.jboss.shrinkwrap.api.Archive;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 
@@ -95,10 +96,16 @@ final class ExampleServer {
   }
 
   static void await(String what, BooleanSupplier condition) throws InterruptedException {
+    await(what, condition, () -> "");
+  }
+
+  /** Waits for the condition; if it never holds, the failure shows what {@code seen} reads then. */
+  static void await(String what, BooleanSupplier condition, Supplier<String> seen)
+      throws InterruptedException {
     long deadline = System.nanoTime() + WAIT.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("waited " + WAIT.toSeconds() + " s for " + what);
+        throw new AssertionError("waited " + WAIT.toSeconds() + " s for " + what + seen.get());
       }
       Thread.sleep(100);
     }
