@@ -10,6 +10,8 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
@@ -19,18 +21,20 @@ import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 
 /**
- * API tokens in {@code belfry_api_token} (migration {@code db/belfry-security/V2__api_tokens.sql}
- * of {@code belfry.war}, which also creates and revokes them). A token is looked up by its SHA-256
- * on every request, so a revoked token is refused on its next request on every node; its last use
- * is written at most once per {@link #TOUCH_EVERY} per node, so that a busy client does not turn
- * every request into a write.
+ * API tokens in {@code belfry_api_token} (migrations {@code db/belfry-security/V2__api_tokens.sql}
+ * and {@code V3__api_token_scope.sql} of {@code belfry.war}, which also creates and revokes them).
+ * A token is looked up by its SHA-256 on every request, so a revoked or expired token is refused on
+ * its next request on every node; its last use is written at most once per {@link #TOUCH_EVERY} per
+ * node, so that a busy client does not turn every request into a write.
  */
 final class TokenRows {
 
   static final Duration TOUCH_EVERY = Duration.ofMinutes(1);
 
+  // an expired token is as unknown as a revoked one: the same 401, nothing to tell apart
   private static final String FIND =
-      "SELECT id, name, roles FROM belfry_api_token WHERE token_hash = ?";
+      "SELECT id, name, roles FROM belfry_api_token"
+          + " WHERE token_hash = ? AND (expires_at IS NULL OR expires_at > ?)";
   private static final String TOUCH = "UPDATE belfry_api_token SET last_used_at = ? WHERE id = ?";
 
   /** A token as found: its id, name and roles. */
@@ -59,6 +63,7 @@ final class TokenRows {
     try (Connection c = dataSource.getConnection();
         PreparedStatement query = c.prepareStatement(FIND)) {
       query.setString(1, hash(token));
+      query.setObject(2, OffsetDateTime.now(ZoneOffset.UTC));
       try (ResultSet row = query.executeQuery()) {
         if (!row.next()) {
           return Optional.empty();

@@ -39,6 +39,8 @@ class BelfryRealmTest {
       Path.of("../web-ui/src/main/resources/db/belfry-security/V1__users.sql");
   private static final Path TOKENS_SCHEMA =
       Path.of("../web-ui/src/main/resources/db/belfry-security/V2__api_tokens.sql");
+  private static final Path TOKEN_SCOPE_SCHEMA =
+      Path.of("../web-ui/src/main/resources/db/belfry-security/V3__api_token_scope.sql");
 
   private final JdbcDataSource h2 = new JdbcDataSource();
   private final AtomicLong nanos = new AtomicLong();
@@ -53,6 +55,7 @@ class BelfryRealmTest {
     try (Statement ddl = keepOpen.createStatement()) {
       ddl.execute(Files.readString(USERS_SCHEMA));
       ddl.execute(Files.readString(TOKENS_SCHEMA));
+      ddl.execute(Files.readString(TOKEN_SCOPE_SCHEMA));
     }
     realm = new BelfryRealm(h2, new VerifiedPasswords(Duration.ofMinutes(5).toNanos(), nanos::get));
     saveUser("alice", "alice-password-1", "belfry-admin", "belfry-viewer");
@@ -143,6 +146,25 @@ class BelfryRealmTest {
     execute("DELETE FROM belfry_api_token WHERE id = 't1'");
     assertThat(realm.getRealmIdentity(new BearerTokenEvidence(token)).exists())
         .as("revoked: refused on the next request")
+        .isFalse();
+  }
+
+  @Test
+  void bearerToken_expired_refusedLikeAnUnknownOne() throws Exception {
+    String live = "bft_" + UUID.randomUUID();
+    String expired = "bft_" + UUID.randomUUID();
+    execute(
+        "INSERT INTO belfry_api_token (id, name, token_hash, roles, created_at, expires_at) VALUES"
+            + " ('t1', 'live', '"
+            + TokenRows.hash(live)
+            + "', 'belfry-viewer', CURRENT_TIMESTAMP, DATEADD('HOUR', 1, CURRENT_TIMESTAMP)),"
+            + " ('t2', 'expired', '"
+            + TokenRows.hash(expired)
+            + "', 'belfry-viewer', CURRENT_TIMESTAMP, DATEADD('SECOND', -1, CURRENT_TIMESTAMP))");
+
+    assertThat(realm.getRealmIdentity(new BearerTokenEvidence(live)).exists()).isTrue();
+    assertThat(realm.getRealmIdentity(new BearerTokenEvidence(expired)).exists())
+        .as("past its expiry: refused on every request")
         .isFalse();
   }
 

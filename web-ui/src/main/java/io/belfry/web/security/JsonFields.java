@@ -5,14 +5,17 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import jakarta.validation.Validator;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
 /**
  * The fields of the {@code /users} and {@code /tokens} bodies, read and validated with the same
- * rules: an unknown field, a name that is not a string or roles that are not an array of strings is
- * a {@code 400} naming the field; a missing field is {@code null}, for Bean Validation to report.
+ * rules: an unknown field, a name that is not a string, roles or namespaces that are not an array
+ * of strings, or a time that is not an ISO-8601 instant is a {@code 400} naming the field; a
+ * missing field is {@code null}, for Bean Validation to report.
  */
 final class JsonFields {
 
@@ -42,7 +45,7 @@ final class JsonFields {
    * Validates a user or token request with Bean Validation.
    *
    * @throws InvalidReminderException naming each field; {@code roles[..].<element>}, Bean
-   *     Validation's path of a bad role, is reported on {@code roles}
+   *     Validation's path of a bad role (or namespace), is reported on {@code roles}
    */
   static void validate(Validator validator, Object request) {
     var violations = validator.validate(request);
@@ -52,27 +55,47 @@ final class JsonFields {
               .map(
                   v ->
                       new InvalidReminderException.Violation(
-                          v.getPropertyPath().toString().replaceFirst("^roles\\[.*$", "roles"),
+                          v.getPropertyPath()
+                              .toString()
+                              .replaceFirst("^(roles|namespaces)\\[.*$", "$1"),
                           v.getMessage()))
               .toList());
     }
   }
 
   static Set<String> roles(JsonObject json) {
-    JsonValue list = json.get("roles");
+    return strings(json, "roles", "must be an array of role names");
+  }
+
+  static Set<String> namespaces(JsonObject json) {
+    return strings(json, "namespaces", "must be an array of namespaces");
+  }
+
+  static Instant instant(JsonObject json, String field) {
+    String text = string(json, field);
+    try {
+      return text == null ? null : Instant.parse(text);
+    } catch (DateTimeParseException e) {
+      throw InvalidReminderException.of(
+          field, "must be an ISO-8601 instant, e.g. 2030-01-01T00:00:00Z");
+    }
+  }
+
+  private static Set<String> strings(JsonObject json, String field, String message) {
+    JsonValue list = json.get(field);
     if (list == null || list.getValueType() == JsonValue.ValueType.NULL) {
       return null;
     }
     if (list.getValueType() != JsonValue.ValueType.ARRAY) {
-      throw InvalidReminderException.of("roles", "must be an array of role names");
+      throw InvalidReminderException.of(field, message);
     }
-    Set<String> roles = new HashSet<>();
-    for (JsonValue role : list.asJsonArray()) {
-      if (!(role instanceof JsonString text)) {
-        throw InvalidReminderException.of("roles", "must be an array of role names");
+    Set<String> items = new HashSet<>();
+    for (JsonValue item : list.asJsonArray()) {
+      if (!(item instanceof JsonString text)) {
+        throw InvalidReminderException.of(field, message);
       }
-      roles.add(text.getString());
+      items.add(text.getString());
     }
-    return roles;
+    return items;
   }
 }

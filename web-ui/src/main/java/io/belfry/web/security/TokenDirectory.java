@@ -14,6 +14,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -22,8 +23,11 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 
 /**
@@ -39,16 +43,25 @@ public class TokenDirectory {
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
+  private static final int REMEMBERED_TOKENS = 10_000;
+
+  private final Map<String, Set<String>> boundNamespaces = new ConcurrentHashMap<>();
+
   @Resource(lookup = AuditDatabase.DATASOURCE)
   DataSource dataSource;
 
   @Inject Validator validator;
 
-  /** A token as listed: never the token itself. */
+  /**
+   * A token as listed: never the token itself. {@code namespaces} is empty for a token that may
+   * reach every namespace; {@code expiresAt} is {@code null} for one that lasts until revoked.
+   */
   public record Token(
       String id,
       String name,
       List<String> roles,
+      List<String> namespaces,
+      Instant expiresAt,
       Instant createdAt,
       String createdBy,
       Instant lastUsedAt) {}
@@ -68,22 +81,38 @@ public class TokenDirectory {
     String secret = PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(random);
     String id = UUID.randomUUID().toString();
     List<String> roles = List.copyOf(new TreeSet<>(request.roles()));
+    List<String> namespaces =
+        request.namespaces() == null ? List.of() : List.copyOf(new TreeSet<>(request.namespaces()));
     OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
     try (Connection c = dataSource.getConnection();
         PreparedStatement insert =
             c.prepareStatement(
                 "INSERT INTO belfry_api_token (id, name, token_hash, roles, created_at,"
-                    + " created_by) VALUES (?, ?, ?, ?, ?, ?)")) {
+                    + " created_by, namespaces, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
       insert.setString(1, id);
       insert.setString(2, request.name());
       insert.setString(3, sha256(secret));
       insert.setString(4, String.join(",", roles));
       insert.setObject(5, now);
       insert.setString(6, createdBy);
+      insert.setString(7, namespaces.isEmpty() ? null : String.join(",", namespaces));
+      insert.setObject(
+          8,
+          request.expiresAt() == null ? null : request.expiresAt().atOffset(ZoneOffset.UTC),
+          Types.TIMESTAMP_WITH_TIMEZONE);
       insert.executeUpdate();
     }
     return new Created(
-        new Token(id, request.name(), roles, now.toInstant(), createdBy, null), secret);
+        new Token(
+            id,
+            request.name(),
+            roles,
+            namespaces,
+            request.expiresAt(),
+            now.toInstant(),
+            createdBy,
+            null),
+        secret);
   }
 
   public List<Token> list() throws SQLException {
@@ -91,22 +120,61 @@ public class TokenDirectory {
     try (Connection c = dataSource.getConnection();
         PreparedStatement select =
             c.prepareStatement(
-                "SELECT id, name, roles, created_at, created_by, last_used_at"
-                    + " FROM belfry_api_token ORDER BY name, created_at");
+                "SELECT id, name, roles, namespaces, expires_at, created_at, created_by,"
+                    + " last_used_at FROM belfry_api_token ORDER BY name, created_at");
         ResultSet rows = select.executeQuery()) {
       while (rows.next()) {
-        OffsetDateTime lastUsed = rows.getObject(6, OffsetDateTime.class);
         tokens.add(
             new Token(
                 rows.getString(1),
                 rows.getString(2),
                 Arrays.asList(rows.getString(3).split(",")),
-                rows.getObject(4, OffsetDateTime.class).toInstant(),
-                rows.getString(5),
-                lastUsed == null ? null : lastUsed.toInstant()));
+                commaSeparated(rows.getString(4)),
+                instant(rows.getObject(5, OffsetDateTime.class)),
+                rows.getObject(6, OffsetDateTime.class).toInstant(),
+                rows.getString(7),
+                instant(rows.getObject(8, OffsetDateTime.class))));
       }
     }
     return tokens;
+  }
+
+  /**
+   * The namespaces a token may reach, found by the token itself; empty for a token that may reach
+   * every namespace, or for an unknown one (the realm has already refused those). A token's
+   * namespaces never change, so they are remembered by its hash: a revoked token is refused by the
+   * realm before this is asked.
+   */
+  public Set<String> namespacesOf(String secret) throws SQLException {
+    String hash = sha256(secret);
+    Set<String> known = boundNamespaces.get(hash);
+    if (known != null) {
+      return known;
+    }
+    Set<String> found = Set.of();
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement select =
+            c.prepareStatement("SELECT namespaces FROM belfry_api_token WHERE token_hash = ?")) {
+      select.setString(1, hash);
+      try (ResultSet row = select.executeQuery()) {
+        if (row.next()) {
+          found = Set.copyOf(commaSeparated(row.getString(1)));
+        }
+      }
+    }
+    if (boundNamespaces.size() >= REMEMBERED_TOKENS) {
+      boundNamespaces.clear(); // a bound on memory; a forgotten token costs one more query
+    }
+    boundNamespaces.put(hash, found);
+    return found;
+  }
+
+  private static List<String> commaSeparated(String column) {
+    return column == null ? List.of() : Arrays.asList(column.split(","));
+  }
+
+  private static Instant instant(OffsetDateTime column) {
+    return column == null ? null : column.toInstant();
   }
 
   /** Revokes a token: its next request is refused, on every node. Returns whether it existed. */

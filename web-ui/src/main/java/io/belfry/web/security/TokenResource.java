@@ -22,11 +22,11 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 import java.io.InputStream;
 import java.security.Principal;
-import java.util.Set;
 
 /**
  * API tokens for machine clients ({@code Authorization: Bearer <token>}), admins only (web.xml):
- * create (the token is in the answer, once), list (never the token), revoke.
+ * create (the token is in the answer, once; optionally bound to namespaces and with an expiry),
+ * list (never the token), revoke.
  */
 @Path("tokens")
 @RequestScoped
@@ -50,12 +50,16 @@ public class TokenResource {
   @Consumes(MediaType.APPLICATION_JSON)
   public Response create(InputStream body) throws Exception {
     JsonObject json = RequestBody.jsonObject(body);
-    JsonFields.onlyKnown(json, "name", "roles");
-    String name = JsonFields.string(json, "name");
-    Set<String> roles = JsonFields.roles(json);
+    JsonFields.onlyKnown(json, "name", "roles", "namespaces", "expiresAt");
+    TokenRequest request =
+        new TokenRequest(
+            JsonFields.string(json, "name"),
+            JsonFields.roles(json),
+            JsonFields.namespaces(json),
+            JsonFields.instant(json, "expiresAt"));
     Principal caller = security.getUserPrincipal();
     TokenDirectory.Created created =
-        tokens.create(new TokenRequest(name, roles), caller == null ? null : caller.getName());
+        tokens.create(request, caller == null ? null : caller.getName());
     return Response.status(Response.Status.CREATED)
         .entity(json(created.token()).add("token", created.secret()).build().toString())
         .build();
@@ -78,6 +82,16 @@ public class TokenResource {
             .add("id", token.id())
             .add("name", token.name())
             .add("roles", Json.createArrayBuilder(token.roles()))
+            .add(
+                "namespaces",
+                token.namespaces().isEmpty()
+                    ? JsonValue.NULL
+                    : Json.createArrayBuilder(token.namespaces()).build())
+            .add(
+                "expiresAt",
+                token.expiresAt() == null
+                    ? JsonValue.NULL
+                    : Json.createValue(token.expiresAt().toString()))
             .add("createdAt", token.createdAt().toString());
     if (token.createdBy() != null) {
       json.add("createdBy", token.createdBy());

@@ -33,7 +33,7 @@ public class UserDirectory {
   static final VersionedSchema SCHEMA =
       new VersionedSchema(
           "db/belfry-security",
-          List.of("V1__users.sql", "V2__api_tokens.sql"),
+          List.of("V1__users.sql", "V2__api_tokens.sql", "V3__api_token_scope.sql"),
           "belfry_security_schema_history",
           UserDirectory.class.getClassLoader());
 

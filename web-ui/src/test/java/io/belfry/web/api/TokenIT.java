@@ -9,6 +9,7 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.net.URL;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
@@ -21,7 +22,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * API tokens over real HTTP: an admin creates one (shown once), a client sends it as {@code
  * Authorization: Bearer} with the token's roles, the audit names it, the listing never shows it,
- * and a revoked token is refused on its next request. Bad bodies name the field; viewers cannot
+ * and a revoked token is refused on its next request. A token bound to namespaces reaches only
+ * those; an expiring one is refused from its expiry. Bad bodies name the field; viewers cannot
  * manage tokens.
  */
 @ExtendWith(ArquillianExtension.class)
@@ -91,6 +93,72 @@ class TokenIT {
   }
 
   @Test
+  void namespaceBoundToken_reachesOnlyItsNamespaces() {
+    ApiClient admin = new ApiClient(base);
+    String mine = "bound-" + UUID.randomUUID().toString().substring(0, 8);
+    Answer created =
+        admin.post(
+            "/tokens",
+            "{\"name\": \"shop-client\", \"roles\": [\"belfry-admin\"], \"namespaces\": [\""
+                + mine
+                + "\"]}");
+    assertThat(created.status()).as(created.body()).isEqualTo(201);
+    assertThat(created.json().getJsonArray("namespaces").getString(0)).isEqualTo(mine);
+    ApiClient bound = admin.as(Credentials.bearer(created.json().getString("token")));
+    try {
+      Answer own = bound.put("/reminders/" + mine + "/k1", "{\"delay\": \"PT1H\"}");
+      assertThat(own.status()).as(own.body()).isEqualTo(201);
+      assertThat(bound.get("/reminders/" + mine + "/k1").status()).isEqualTo(200);
+      assertThat(bound.get("/reminders?namespace=" + mine).status()).isEqualTo(200);
+      assertThat(bound.get("/audit?namespace=" + mine).status()).isEqualTo(200);
+      assertThat(bound.get("/cluster").status()).as("counts only").isEqualTo(200);
+
+      Answer other = bound.put("/reminders/default/k1", "{\"delay\": \"PT1H\"}");
+      assertThat(other.status()).as(other.body()).isEqualTo(403);
+      assertThat(other.body()).contains("namespace default");
+      assertThat(admin.get("/reminders/default/k1").status())
+          .as("the refused PUT changed nothing")
+          .isEqualTo(404);
+      assertThat(bound.get("/reminders").status())
+          .as("a listing of every namespace")
+          .isEqualTo(403);
+      assertThat(bound.get("/audit?limit=1").status()).isEqualTo(403);
+      assertThat(bound.get("/audit?namespace=default").status()).isEqualTo(403);
+      assertThat(bound.delete("/namespaces/default/sink").status()).isEqualTo(403);
+      assertThat(bound.get("/users").status()).as("users are outside any namespace").isEqualTo(403);
+      assertThat(bound.post("/tokens", "{\"name\": \"escape\", \"roles\": [\"belfry-admin\"]}"))
+          .satisfies(a -> assertThat(a.status()).as("no unbound token minted").isEqualTo(403));
+    } finally {
+      admin.delete("/tokens/" + created.json().getString("id"));
+    }
+  }
+
+  @Test
+  void expiringToken_worksUntilItsExpiry_thenRefused() {
+    ApiClient admin = new ApiClient(base);
+    Instant expiry = Instant.now().plusSeconds(3);
+    Answer created =
+        admin.post(
+            "/tokens",
+            "{\"name\": \"short\", \"roles\": [\"belfry-viewer\"], \"expiresAt\": \""
+                + expiry
+                + "\"}");
+    assertThat(created.status()).as(created.body()).isEqualTo(201);
+    assertThat(Instant.parse(created.json().getString("expiresAt"))).isEqualTo(expiry);
+    ApiClient client = admin.as(Credentials.bearer(created.json().getString("token")));
+    try {
+      assertThat(client.get("/audit?limit=1").status()).isEqualTo(200);
+      ApiClient.await(
+          "the token to expire",
+          Duration.ofSeconds(30),
+          () -> client.get("/audit?limit=1").status() == 401);
+      assertThat(Instant.now()).isAfterOrEqualTo(expiry);
+    } finally {
+      admin.delete("/tokens/" + created.json().getString("id"));
+    }
+  }
+
+  @Test
   void unknownOrWrongToken_401_passwordAsTokenRefused() {
     ApiClient anyone = new ApiClient(base).as(Credentials.bearer("bft_" + UUID.randomUUID()));
     assertThat(anyone.get("/audit?limit=1").status()).isEqualTo(401);
@@ -113,6 +181,23 @@ class TokenIT {
     assertThat(
             admin.post("/tokens", "{\"name\": \"a b\", \"roles\": [\"belfry-viewer\"]}").status())
         .isEqualTo(400);
+    String viewer = "{\"name\": \"x\", \"roles\": [\"belfry-viewer\"], ";
+    assertThat(
+            admin
+                .post("/tokens", viewer + "\"namespaces\": [\"not a namespace\"]}")
+                .violationFields())
+        .containsExactly("namespaces");
+    assertThat(admin.post("/tokens", viewer + "\"namespaces\": []}").violationFields())
+        .containsExactly("namespaces");
+    assertThat(admin.post("/tokens", viewer + "\"namespaces\": \"shop\"}").violationFields())
+        .containsExactly("namespaces");
+    assertThat(
+            admin
+                .post("/tokens", viewer + "\"expiresAt\": \"2020-01-01T00:00:00Z\"}")
+                .violationFields())
+        .containsExactly("expiresAt");
+    assertThat(admin.post("/tokens", viewer + "\"expiresAt\": \"tomorrow\"}").violationFields())
+        .containsExactly("expiresAt");
     assertThat(admin.get("/tokens").json().getJsonArray("items")).hasSize(before);
   }
 }

@@ -4,6 +4,7 @@ import static java.lang.annotation.ElementType.FIELD;
 import static java.lang.annotation.ElementType.METHOD;
 import static java.lang.annotation.ElementType.PARAMETER;
 import static java.lang.annotation.ElementType.RECORD_COMPONENT;
+import static java.lang.annotation.ElementType.TYPE_USE;
 import static java.lang.annotation.RetentionPolicy.RUNTIME;
 
 import jakarta.validation.Constraint;
@@ -18,7 +19,8 @@ import java.lang.annotation.Target;
  */
 @Documented
 @Constraint(validatedBy = ReminderNamespaceValidator.class)
-@Target({FIELD, METHOD, PARAMETER, RECORD_COMPONENT})
+// TYPE_USE: also on the elements of a collection, e.g. the namespaces an API token is bound to
+@Target({FIELD, METHOD, PARAMETER, RECORD_COMPONENT, TYPE_USE})
 @Retention(RUNTIME)
 public @interface ReminderNamespace {
   String message() default
