@@ -307,7 +307,7 @@ public final class ReminderEngine {
               if (stored.state() != ReminderState.DEAD_LETTER) {
                 throw new ReminderNotFoundException(id.namespace(), id.key());
               }
-              return stored.redelivered(versions.mint(), clock.millis());
+              return stored.redelivered(versions.mintAfter(stored.version()), clock.millis());
             });
     announce(() -> listener.redeliveryRequested(pending));
     return pending;

@@ -158,7 +158,11 @@ public final class Firing {
       ReminderRecord record, MisfireDecision decision, long nowMillis) {
     if (decision.next().isPresent()) {
       Occurrence next = decision.next().get();
-      return record.withNext(versions.mint(), next.due().toEpochMilli(), next.number(), nowMillis);
+      return record.withNext(
+          versions.mintAfter(record.version()),
+          next.due().toEpochMilli(),
+          next.number(),
+          nowMillis);
     }
     return record.tombstone(
         decision.deliver() ? ReminderState.FIRED : ReminderState.SKIPPED, nowMillis);

@@ -129,7 +129,7 @@ final class Leases {
       // The last attempt's holder died or hung: no attempt is left to give it.
       successor =
           record.deadLettered(
-              versions.mint(),
+              versions.mintAfter(record.version()),
               "the lease of attempt "
                   + record.attempts()
                   + " held by "
@@ -137,7 +137,7 @@ final class Leases {
                   + " expired",
               now);
     } else {
-      successor = record.leased(versions.mint(), node, now + leaseMillis, now);
+      successor = record.leased(versions.mintAfter(record.version()), node, now + leaseMillis, now);
       fire = Firing.fireOf(record, record.fence(), successor.attempts(), now);
     }
     if (!store.replace(live, successor)) {
@@ -175,7 +175,7 @@ final class Leases {
           ReminderRecord next =
               decision.next().isPresent()
                   ? lease.withNext(
-                      versions.mint(),
+                      versions.mintAfter(lease.version()),
                       decision.next().get().due().toEpochMilli(),
                       decision.next().get().number(),
                       now)
@@ -193,12 +193,16 @@ final class Leases {
           RetryPolicy policy = policies.apply(lease.id().namespace());
           if (lease.attempts() >= policy.maxAttempts()) {
             return new Settlement(
-                Settled.DEAD_LETTERED, lease.deadLettered(versions.mint(), error, now), 0);
+                Settled.DEAD_LETTERED,
+                lease.deadLettered(versions.mintAfter(lease.version()), error, now),
+                0);
           }
           long delay =
               policy.delayMillisAfter(lease.attempts(), ThreadLocalRandom.current().nextDouble());
           return new Settlement(
-              Settled.RETRY_SCHEDULED, lease.retryAt(versions.mint(), now + delay, error, now), 0);
+              Settled.RETRY_SCHEDULED,
+              lease.retryAt(versions.mintAfter(lease.version()), now + delay, error, now),
+              0);
         });
   }
 
@@ -223,7 +227,13 @@ final class Leases {
           long now = clock.millis();
           store.replace(
               current.get(),
-              current.get().record().renewed(versions.mint(), now + leaseMillis, now));
+              current
+                  .get()
+                  .record()
+                  .renewed(
+                      versions.mintAfter(current.get().record().version()),
+                      now + leaseMillis,
+                      now));
         } catch (RuntimeException e) {
           // The next renewal tries again; two in a row may fail before the lease runs out.
           LOG.debugf(e, "BELFRY-0332 Renewing the lease on %s failed", flight.id().cacheKey());

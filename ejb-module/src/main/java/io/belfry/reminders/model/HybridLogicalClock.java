@@ -59,6 +59,20 @@ public final class HybridLogicalClock {
   }
 
   /**
+   * A new version greater than {@code predecessor} as well: the version of a successor written over
+   * {@code predecessor} (a fire's next occurrence, a lease, a retry). Every write this node sees is
+   * observed as it arrives, but an entry can also be read before its notification is handled here
+   * (a sweep or a topology change reads the replica; a listener that failed never observes it), and
+   * a predecessor minted on a node whose clock runs ahead would then outrank its own successor:
+   * under "higher version wins" the older value would beat the newer one on merge, and a hint for
+   * the predecessor would block the successor's.
+   */
+  public long mintAfter(long predecessor) {
+    observe(predecessor);
+    return mint();
+  }
+
+  /**
    * Advances this clock past {@code seenVersion}, so that the next {@link #mint()} is greater.
    * Versions lower than one already seen are ignored; negative values are rejected since no clock
    * mints them.

@@ -10,9 +10,11 @@ import io.belfry.reminders.store.ReminderStore;
 import io.belfry.reminders.store.StoredReminder;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
@@ -147,7 +149,11 @@ final class InMemoryNode implements ReminderStore, Ownership, ChangeFeed {
     sink = null;
   }
 
+  /** Every record written, in order, whether or not a sink is subscribed. */
+  final List<ReminderRecord> history = new CopyOnWriteArrayList<>();
+
   private void notifyWritten(String key, byte[] value) {
+    history.add(ReminderCodec.decode(ReminderId.fromCacheKey(key), value));
     ChangeSink s = sink;
     if (s != null) {
       s.written(key, value);

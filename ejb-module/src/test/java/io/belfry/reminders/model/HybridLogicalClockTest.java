@@ -115,6 +115,15 @@ class HybridLogicalClockTest {
   }
 
   @Test
+  void mintAfter_predecessorFromAClockAhead_exceedsIt() {
+    HybridLogicalClock clock = new HybridLogicalClock(wall::get);
+    long ahead = HybridLogicalClock.pack(T0 + 60_000, 7);
+
+    assertThat(clock.mintAfter(ahead)).isGreaterThan(ahead);
+    assertThat(clock.mint()).as("and every later mint").isGreaterThan(ahead);
+  }
+
+  @Test
   void observe_olderVersion_isIgnored() {
     HybridLogicalClock clock = new HybridLogicalClock(wall::get);
     long minted = clock.mint();

