@@ -857,8 +857,13 @@ public final class Scheduler implements ChangeSink {
   private boolean undo(Firing.Attempt commit) {
     try {
       ReminderRecord written = commit.successor();
-      return store.replace(
-          new StoredReminder(written, ReminderCodec.encode(written)), commit.due());
+      // Put back under a version above the successor's, not the version it replaced: an older
+      // version loses to the successor wherever the two meet (VersionMerge), and arm() lets no
+      // older version replace the successor's hint, so a recurring reminder waited for its next
+      // occurrence's time (the stale hint) before the put-back one was armed and fired.
+      ReminderRecord restored =
+          commit.due().reissued(versions.mintAfter(written.version()), clock.millis());
+      return store.replace(new StoredReminder(written, ReminderCodec.encode(written)), restored);
     } catch (RuntimeException e) {
       LOG.debugf(e, "BELFRY-0314 Could not undo the fire of %s", commit.due().id());
       return false;

@@ -215,6 +215,18 @@ public record ReminderRecord(
         nowMillis);
   }
 
+  /**
+   * This armed entry again, unchanged but for a newer version and the write time: what is put back
+   * over a successor when the fire that wrote it is undone. Written under its old version it would
+   * lose to the successor wherever the two meet, and its due occurrence would not fire. A pending
+   * entry's fence is its version, so the fire that follows carries the new one; the undone fire was
+   * never delivered.
+   */
+  public ReminderRecord reissued(long newVersion, long nowMillis) {
+    requireState(state.isArmed(), "reissue");
+    return with(newVersion, state, progress, nowMillis);
+  }
+
   private void requireState(boolean allowed, String what) {
     if (!allowed) {
       throw new IllegalStateException("Cannot " + what + " a reminder in state " + state);

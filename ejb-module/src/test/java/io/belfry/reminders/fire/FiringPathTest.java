@@ -9,13 +9,16 @@ import io.belfry.reminders.engine.ReminderEngine;
 import io.belfry.reminders.engine.ReminderSpec;
 import io.belfry.reminders.model.ReminderId;
 import io.belfry.reminders.model.ReminderRecord;
+import io.belfry.reminders.model.ReminderState;
 import io.belfry.reminders.schedule.SettableClock;
+import io.belfry.reminders.store.VersionMerge;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -61,6 +64,52 @@ class FiringPathTest {
         .isSorted()
         .doesNotHaveDuplicates()
         .allSatisfy(v -> assertThat(v).isGreaterThan(set));
+  }
+
+  @ParameterizedTest
+  @EnumSource(DeliveryMode.class)
+  void tick_recurringDeliveryRefused_putBackAboveTheSuccessorAndFiresOnceAccepted(
+      DeliveryMode mode) {
+    ReminderEngine engine = engine().build();
+    engine.start();
+    ReminderId id = ReminderId.of("ns", "refused-" + mode);
+    long set = engine.set(hourly(id, T0).withDelivery(mode)).record().version();
+    refuse.set(true);
+
+    assertThat(engine.tick()).as("committed, refused, undone").isZero();
+    ReminderRecord restored = engine.get(id).orElseThrow();
+    assertThat(restored.occurrence()).isOne();
+    assertThat(restored.state()).isEqualTo(ReminderState.PENDING);
+    assertThat(restored.version())
+        .as("above the successor the undone commit wrote (the newest version minted)")
+        .isGreaterThan(set)
+        .isEqualTo(engine.lastVersion());
+
+    refuse.set(false);
+    clock.advance(EngineSettings.DEFAULTS.scanInterval());
+    // Before: the successor's hint (due in an hour) kept the put-back version from being armed.
+    engine.tick();
+    assertThat(delivered).extracting(ReminderFired::getOccurrence).containsExactly(1L);
+    assertThat(engine.get(id).orElseThrow().occurrence()).isEqualTo(2);
+  }
+
+  @Test
+  void undo_restoredVersion_winsAMergeWithTheSuccessorItReplaced() {
+    ReminderEngine engine = engine().build();
+    engine.start();
+    ReminderId id = ReminderId.of("ns", "merge");
+    engine.set(hourly(id, T0));
+    refuse.set(true);
+
+    engine.tick();
+
+    List<ReminderRecord> writes = writesOf(id);
+    assertThat(writes).extracting(ReminderRecord::occurrence).containsExactly(1L, 2L, 1L);
+    ReminderRecord successor = writes.get(1);
+    ReminderRecord restored = writes.get(2);
+    assertThat(VersionMerge.beats(restored, successor))
+        .as("a replica still holding the successor must not undo the put-back on merge")
+        .isTrue();
   }
 
   private List<ReminderRecord> writesOf(ReminderId id) {
