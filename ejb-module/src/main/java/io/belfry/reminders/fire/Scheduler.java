@@ -617,6 +617,15 @@ public final class Scheduler implements ChangeSink {
       case NOT_YET -> index.put(hint.id(), hint.version(), attempt.dueMillis());
       // Put back after the loop, or this run would retry it at once, forever.
       case FAILED -> retry.add(hint);
+      case NOT_OWNER -> {
+        // The topology installed now names another primary, but this worker still arms the
+        // segment: the change is not applied yet, or it was a passing one. Kept a pause ahead like
+        // a failure; applying the topology drops it if the segment is gone. Dropped here, a
+        // segment that stays would have this reminder back only when the sweep window reached it.
+        if (owned.get(ownership.segmentOf(hint.id().cacheKey()))) {
+          retry.add(hint);
+        }
+      }
       default -> {}
     }
   }

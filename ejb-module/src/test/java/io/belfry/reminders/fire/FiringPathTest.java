@@ -112,6 +112,23 @@ class FiringPathTest {
         .isTrue();
   }
 
+  @Test
+  void tick_ownershipLostAndBackBeforeTheTopologyIsApplied_hintKeptAndFired() {
+    ReminderEngine engine = engine().build();
+    engine.start();
+    ReminderId id = ReminderId.of("ns", "flap");
+    engine.set(ReminderSpec.once(id, T0, null));
+    node.owner = false;
+
+    assertThat(engine.tick()).as("not the primary owner right now").isZero();
+
+    node.owner = true;
+    // past the scheduler's retry pause (250 ms), well before the next sweep (1 s)
+    clock.advance(Duration.ofMillis(300));
+    assertThat(engine.tick()).isOne();
+    assertThat(delivered).extracting(ReminderFired::getKey).containsExactly("flap");
+  }
+
   private List<ReminderRecord> writesOf(ReminderId id) {
     return node.history.stream().filter(r -> r.id().equals(id)).toList();
   }
