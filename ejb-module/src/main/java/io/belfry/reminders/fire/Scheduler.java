@@ -59,9 +59,10 @@ import org.jboss.logging.Logger;
  * listener archives it first, off the firing thread, and a tombstone it cannot archive stays.
  *
  * <p><b>Backlog.</b> A fire later than {@link EngineSettings#backlogLateness()} (after downtime or
- * a long outage of a namespace) takes a token from a {@link TokenBucket}; when none is left the run
- * stops and the wake-up is set for the next token, so a backlog drains at the configured rate while
- * steady-state fires are never held back.
+ * a long outage of a namespace) takes a token from a {@link TokenBucket} when it commits (a hint
+ * found stale, or buried by the guard, takes none); when none is left the run stops and the wake-up
+ * is set for the next token, so a backlog drains at the configured rate while steady-state fires
+ * are never held back.
  *
  * <p><b>Driving.</b> With a {@link ScheduledExecutorService} the scheduler arms one wake-up at the
  * earliest due time (re-armed when an earlier one arrives) plus the periodic sweep. Without one it
@@ -569,21 +570,27 @@ public final class Scheduler implements ChangeSink {
       return;
     }
     int budget = settings.maxFiresPerRun();
-    long backlogBefore = now - settings.backlogLateness().toMillis();
     List<TimeIndex.Entry> retry = new ArrayList<>();
     List<TimeIndex.Entry> unchecked = new ArrayList<>();
+    // A late hint needs a token, but only its commit spends one (in attempt): a hint found stale,
+    // or buried by the guard, fires nothing and must not slow the backlog down. Late hints that
+    // wait for the guard hold a token meanwhile, so a run takes on no more than it may fire.
+    int held = 0;
+    boolean rateBound = false;
     while (commits.size() + unchecked.size() < budget) {
       OptionalLong next = index.nextDueMillis();
       if (next.isEmpty() || next.getAsLong() > now) {
         break;
       }
-      if (next.getAsLong() < backlogBefore && !backlog.tryAcquire(now)) {
-        blockedUntil = backlog.nextTokenAt(now);
+      boolean late = isBacklog(next.getAsLong(), now);
+      if (late && !backlog.hasToken(now, held)) {
+        rateBound = true;
         break;
       }
       TimeIndex.Entry hint = index.pollDue(now, 1).get(0);
       if (hint.version() <= mintedBeforeStart) {
         unchecked.add(hint);
+        held += late ? 1 : 0;
       } else {
         attempt(hint, now, commits, retry);
       }
@@ -607,13 +614,27 @@ public final class Scheduler implements ChangeSink {
         index.put(hint.id(), hint.version(), now + FAILED_RETRY_PAUSE_MILLIS);
       }
     }
+    if (rateBound) {
+      // after the held tokens the guard's burials left unspent: now, if any is left
+      blockedUntil = backlog.nextTokenAt(now);
+    }
+  }
+
+  /** Whether a fire due at {@code dueMillis} is late enough to be paced by the backlog rate. */
+  private boolean isBacklog(long dueMillis, long now) {
+    return dueMillis < now - settings.backlogLateness().toMillis();
   }
 
   private void attempt(
       TimeIndex.Entry hint, long now, List<Firing.Attempt> commits, List<TimeIndex.Entry> retry) {
     Firing.Attempt attempt = firing.attempt(hint, now);
     switch (attempt.outcome()) {
-      case COMMITTED -> commits.add(attempt);
+      case COMMITTED -> {
+        commits.add(attempt);
+        if (isBacklog(hint.dueMillis(), now)) {
+          backlog.tryAcquire(now); // available: fireDue checked it, counting the held ones
+        }
+      }
       case NOT_YET -> index.put(hint.id(), hint.version(), attempt.dueMillis());
       // Put back after the loop, or this run would retry it at once, forever.
       case FAILED -> retry.add(hint);

@@ -30,6 +30,15 @@ final class TokenBucket {
     return false;
   }
 
+  /**
+   * Whether a token is available at {@code nowMillis} beyond {@code reserved} ones promised to
+   * fires not yet committed; takes none.
+   */
+  boolean hasToken(long nowMillis, int reserved) {
+    refill(nowMillis);
+    return tokens >= reserved + 1;
+  }
+
   /** When the next token will be available, at the earliest. */
   long nextTokenAt(long nowMillis) {
     refill(nowMillis);

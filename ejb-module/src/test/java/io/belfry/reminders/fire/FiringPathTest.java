@@ -129,6 +129,39 @@ class FiringPathTest {
     assertThat(delivered).extracting(ReminderFired::getKey).containsExactly("flap");
   }
 
+  @Test
+  void tick_overdueBacklogPartlyBuriedByTheGuard_buriedOnesSpendNoToken() {
+    Instant due = T0.minus(Duration.ofHours(1));
+    ReminderEngine previous = previousLife();
+    for (int i = 0; i < 20; i++) {
+      // due first, so the rate meets them first
+      previous.set(ReminderSpec.once(ReminderId.of("gone", "g" + i), due, null));
+    }
+    for (int i = 0; i < 10; i++) {
+      previous.set(ReminderSpec.once(ReminderId.of("kept", "k" + i), due.plusSeconds(1), null));
+    }
+    ReminderEngine engine =
+        engine()
+            .settings(EngineSettings.DEFAULTS.withBackfillRatePerSecond(10))
+            .resurrectionGuard(
+                candidates ->
+                    candidates.stream()
+                        .filter(c -> c.id().namespace().equals("gone"))
+                        .collect(
+                            java.util.stream.Collectors.toMap(
+                                ResurrectionGuard.Candidate::id, c -> ReminderState.CANCELLED)))
+            .build();
+    engine.start();
+
+    int fired = 0;
+    for (int run = 0; run < 3; run++) {
+      fired += engine.tick(); // all at the same instant: no token is refilled
+    }
+
+    assertThat(fired).as("one second's worth of tokens, none spent on burials").isEqualTo(10);
+    assertThat(delivered).extracting(f -> f.getNamespace()).containsOnly("kept");
+  }
+
   private List<ReminderRecord> writesOf(ReminderId id) {
     return node.history.stream().filter(r -> r.id().equals(id)).toList();
   }
