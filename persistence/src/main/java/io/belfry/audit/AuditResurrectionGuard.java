@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import javax.sql.DataSource;
 
 /**
@@ -23,6 +24,11 @@ import javax.sql.DataSource;
  * version ended: {@code FIRED} (or {@code DELIVERY_FAILED}, which follows a committed fire), {@code
  * SKIPPED}, {@code CANCELLED}, or {@code TOMBSTONE_PURGED}. Versions are unique per key across the
  * cluster (hybrid logical clock), so no other row can say so by mistake.
+ *
+ * <p>When rows disagree, a newer row that ended, replaced or parked the key ({@link #ENDS_KEY})
+ * says the most: the scheduler moves a recurring reminder whose very occurrence fired on to its
+ * next one, which must not revive a series cancelled after it. Then the fire or skip of the very
+ * version; then its cancel or purge; a newer row of a later occurrence (the series went on) least.
  *
  * <p>One query per namespace and chunk of keys, on the {@code (namespace, reminder_key, ...)}
  * index, with a timeout so that a hanging database cannot stall the scheduler for long. What the
@@ -35,6 +41,14 @@ public class AuditResurrectionGuard implements ResurrectionGuard {
   static final int CHUNK = 200;
 
   private static final int QUERY_TIMEOUT_SECONDS = 2;
+
+  /**
+   * Rows of a newer version after which the key must not go on from an older one: a new set or
+   * replace (the old series is gone), a cancel or a purged tombstone (it ended), a dead letter (it
+   * waits for an operator).
+   */
+  static final Set<String> ENDS_KEY =
+      Set.of("SET", "REPLACED", "CANCELLED", "TOMBSTONE_PURGED", "DEAD_LETTERED");
 
   @Resource(lookup = AuditDatabase.DATASOURCE)
   private DataSource dataSource;
@@ -80,6 +94,7 @@ public class AuditResurrectionGuard implements ResurrectionGuard {
       Map<ReminderId, ReminderState> outlived)
       throws SQLException {
     Map<String, Candidate> byKey = new HashMap<>();
+    Map<ReminderId, Integer> weights = new HashMap<>();
     long oldest = Long.MAX_VALUE;
     for (Candidate candidate : chunk) {
       byKey.put(candidate.id().key(), candidate);
@@ -101,9 +116,16 @@ public class AuditResurrectionGuard implements ResurrectionGuard {
       try (ResultSet rows = select.executeQuery()) {
         while (rows.next()) {
           Candidate candidate = byKey.get(rows.getString(1));
-          ReminderState end = verdict(candidate.version(), rows.getString(2), rows.getLong(3));
+          String type = rows.getString(2);
+          long version = rows.getLong(3);
+          ReminderState end = verdict(candidate.version(), type, version);
           if (end != null) {
-            outlived.merge(candidate.id(), end, AuditResurrectionGuard::moreTelling);
+            int weight = weight(candidate.version(), type, version, end);
+            Integer before = weights.get(candidate.id());
+            if (before == null || weight > before) {
+              weights.put(candidate.id(), weight);
+              outlived.put(candidate.id(), end);
+            }
           }
         }
       }
@@ -129,8 +151,11 @@ public class AuditResurrectionGuard implements ResurrectionGuard {
     };
   }
 
-  /** A fire or skip of the very version says more than a cancel, a replace or a purge. */
-  private static ReminderState moreTelling(ReminderState a, ReminderState b) {
-    return a == ReminderState.CANCELLED ? b : a;
+  /** How much a row's verdict says when the rows of a key disagree; see the class comment. */
+  static int weight(long candidateVersion, String type, long version, ReminderState end) {
+    if (version > candidateVersion) {
+      return ENDS_KEY.contains(type) ? 3 : 0;
+    }
+    return end == ReminderState.CANCELLED ? 1 : 2;
   }
 }

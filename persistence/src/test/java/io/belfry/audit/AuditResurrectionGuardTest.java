@@ -76,6 +76,45 @@ class AuditResurrectionGuardTest {
   }
 
   @Test
+  void outlived_ownFireAndANewerEnd_theEndWinsSoThatARecurringSeriesIsNotRevived()
+      throws SQLException {
+    try (AuditTestDatabase database = new AuditTestDatabase("guard-newer-end")) {
+      insert(
+          database,
+          // a recurring series that went on after the candidate's occurrence fired
+          row(Type.FIRED, "ns", "went-on", 10),
+          row(Type.FIRED, "ns", "went-on", 11),
+          row(Type.SKIPPED, "ns", "went-on", 12),
+          // one cancelled after it, one parked as a dead letter, one replaced by a new set
+          row(Type.FIRED, "ns", "cancelled-later", 20),
+          row(Type.FIRED, "ns", "cancelled-later", 21),
+          row(Type.CANCELLED, "ns", "cancelled-later", 22),
+          row(Type.FIRED, "ns", "parked-later", 30),
+          row(Type.DELIVERING, "ns", "parked-later", 31),
+          row(Type.DEAD_LETTERED, "ns", "parked-later", 31),
+          row(Type.FIRED, "ns", "set-again", 40),
+          row(Type.SET, "ns", "set-again", 45),
+          row(Type.FIRED, "ns", "set-again", 45));
+
+      Map<ReminderId, ReminderState> outlived =
+          new AuditResurrectionGuard(database.dataSource)
+              .outlived(
+                  List.of(
+                      candidate("ns", "went-on", 10),
+                      candidate("ns", "cancelled-later", 20),
+                      candidate("ns", "parked-later", 30),
+                      candidate("ns", "set-again", 40)));
+
+      assertThat(outlived)
+          .containsOnly(
+              Map.entry(ReminderId.of("ns", "went-on"), ReminderState.FIRED),
+              Map.entry(ReminderId.of("ns", "cancelled-later"), ReminderState.CANCELLED),
+              Map.entry(ReminderId.of("ns", "parked-later"), ReminderState.CANCELLED),
+              Map.entry(ReminderId.of("ns", "set-again"), ReminderState.CANCELLED));
+    }
+  }
+
+  @Test
   void outlived_moreCandidatesThanOneQueryTakes_judgesThemAll() throws SQLException {
     try (AuditTestDatabase database = new AuditTestDatabase("guard-chunks")) {
       int count = AuditResurrectionGuard.CHUNK * 2 + 17;

@@ -1,6 +1,7 @@
 package io.belfry.reminders.fire;
 
 import io.belfry.reminders.api.DeliveryMode;
+import io.belfry.reminders.api.MisfirePolicy;
 import io.belfry.reminders.api.ReminderFired;
 import io.belfry.reminders.model.HybridLogicalClock;
 import io.belfry.reminders.model.ReminderCodecException;
@@ -140,18 +141,56 @@ public final class Firing {
 
   /** The misfire policy's decision on the occurrence {@code record} is due in, at {@code now}. */
   static MisfireDecision decide(ReminderRecord record, long nowMillis) {
-    Timeline timeline =
-        Timeline.of(
-            record.schedule(),
-            new Bounds(
-                record.untilMillis() == null ? null : Instant.ofEpochMilli(record.untilMillis()),
-                record.maxOccurrences() == null ? null : record.maxOccurrences().longValue()));
-    Occurrence due =
-        new Occurrence(Instant.ofEpochMilli(record.nextDueMillis()), record.occurrence());
     Duration deadline =
         record.deadlineMillis() == null ? null : Duration.ofMillis(record.deadlineMillis());
     return MisfirePlan.decide(
-        timeline, due, Instant.ofEpochMilli(nowMillis), record.misfire(), deadline);
+        timelineOf(record),
+        dueOf(record),
+        Instant.ofEpochMilli(nowMillis),
+        record.misfire(),
+        deadline);
+  }
+
+  /**
+   * What replaces a due version that came back from a store and must not fire, the {@link
+   * ResurrectionGuard} having found how it {@code end}ed. Cancelled (or replaced): its tombstone.
+   * Fired or skipped: that was one occurrence, not the reminder, so a recurring reminder moves on
+   * as that fire did, to its first position after now under a new version; only a series with no
+   * position left ends. Whatever the misfire policy: the positions between this one and now belong
+   * to the history the store lost, which may have fired them, and catching them up (FIRE_ALL) would
+   * fire them twice.
+   */
+  ReminderRecord afterOutlived(ReminderRecord record, ReminderState end, long nowMillis) {
+    if (end != ReminderState.CANCELLED) {
+      Optional<Occurrence> next =
+          MisfirePlan.decide(
+                  timelineOf(record),
+                  dueOf(record),
+                  Instant.ofEpochMilli(nowMillis),
+                  MisfirePolicy.FIRE_ONCE,
+                  null)
+              .next();
+      if (next.isPresent()) {
+        return record.withNext(
+            versions.mintAfter(record.version()),
+            next.get().due().toEpochMilli(),
+            next.get().number(),
+            nowMillis);
+      }
+    }
+    return record.tombstone(end, nowMillis);
+  }
+
+  private static Timeline timelineOf(ReminderRecord record) {
+    return Timeline.of(
+        record.schedule(),
+        new Bounds(
+            record.untilMillis() == null ? null : Instant.ofEpochMilli(record.untilMillis()),
+            record.maxOccurrences() == null ? null : record.maxOccurrences().longValue()));
+  }
+
+  private static Occurrence dueOf(ReminderRecord record) {
+    return new Occurrence(Instant.ofEpochMilli(record.nextDueMillis()), record.occurrence());
   }
 
   private ReminderRecord successor(

@@ -22,9 +22,12 @@ public interface ResurrectionGuard {
   record Candidate(ReminderId id, long version) {}
 
   /**
-   * The candidates that must not fire, each with the state to bury it in: {@code FIRED}, {@code
-   * SKIPPED} or {@code CANCELLED} when the record shows how that very version ended, {@code
-   * CANCELLED} when it shows a newer version of the key (the candidate was replaced).
+   * The candidates that must not fire, each with how it ended: {@code FIRED}, {@code SKIPPED} or
+   * {@code CANCELLED} when the record shows how that very version ended, {@code CANCELLED} when it
+   * shows a newer version of the key (the candidate was replaced). A newer version that ended,
+   * replaced or parked the key must win over the very version's {@code FIRED} or {@code SKIPPED}:
+   * on those the scheduler moves a recurring reminder on to its next occurrence instead of ending
+   * it (only that occurrence is known to be done), which would revive a series cancelled later.
    *
    * @throws RuntimeException if the record cannot be read now; the scheduler then fires the
    *     candidates (the guard never holds fires back)

@@ -684,7 +684,8 @@ public final class Scheduler implements ChangeSink {
   }
 
   /**
-   * Ends a resurrected version without firing it: the tombstone replaces exactly the pending
+   * Passes over a resurrected version without firing it: what {@link Firing#afterOutlived} makes of
+   * it (a tombstone, or a recurring reminder's next occurrence) replaces exactly the pending
    * version the hint names, as a fire's commit would. Returns false if the store failed.
    */
   private boolean bury(TimeIndex.Entry hint, ReminderState end, long now) {
@@ -695,7 +696,21 @@ public final class Scheduler implements ChangeSink {
           || live.get().record().version() != hint.version()) {
         return true;
       }
-      if (store.replace(live.get(), live.get().record().tombstone(end, now))) {
+      ReminderRecord successor = firing.afterOutlived(live.get().record(), end, now);
+      if (!store.replace(live.get(), successor)) {
+        return true;
+      }
+      if (!successor.isTombstone()) {
+        LOG.warnf(
+            "BELFRY-0323 Reminder %s version %d came back from a store, but the audit archive"
+                + " shows its occurrence %d %s: moved on to occurrence %d due %s without firing",
+            hint.id().cacheKey(),
+            hint.version(),
+            live.get().record().occurrence(),
+            end.name().toLowerCase(),
+            successor.occurrence(),
+            java.time.Instant.ofEpochMilli(successor.nextDueMillis()));
+      } else {
         LOG.warnf(
             "BELFRY-0320 Reminder %s version %d came back from a store, but the audit archive"
                 + " shows it %s: buried as %s without firing",

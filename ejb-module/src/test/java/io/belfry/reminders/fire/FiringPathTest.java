@@ -15,6 +15,7 @@ import io.belfry.reminders.store.VersionMerge;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -160,6 +161,53 @@ class FiringPathTest {
 
     assertThat(fired).as("one second's worth of tokens, none spent on burials").isEqualTo(10);
     assertThat(delivered).extracting(f -> f.getNamespace()).containsOnly("kept");
+  }
+
+  @Test
+  void tick_resurrectedRecurringVersionTheArchiveShowsFired_movesOnWithoutFiring() {
+    ReminderId id = ReminderId.of("ns", "series");
+    long old = previousLife().set(hourly(id, T0)).record().version();
+    // the archive knows the old version fired, and nothing of the one the engine moves on to
+    ReminderEngine engine =
+        engine()
+            .resurrectionGuard(
+                candidates ->
+                    candidates.stream().anyMatch(c -> c.version() == old)
+                        ? Map.of(id, ReminderState.FIRED)
+                        : Map.of())
+            .build();
+    // down for two and a half hours; the series went on elsewhere (the archive saw it fire)
+    clock.set(T0.plus(Duration.ofMinutes(150)));
+    engine.start();
+
+    engine.tick();
+
+    assertThat(delivered).as("not fired again").isEmpty();
+    ReminderRecord next = engine.get(id).orElseThrow();
+    assertThat(next.state()).as("the series goes on").isEqualTo(ReminderState.PENDING);
+    assertThat(next.occurrence()).as("the first position after now").isEqualTo(4);
+    assertThat(next.nextDueMillis()).isEqualTo(T0.plus(Duration.ofHours(3)).toEpochMilli());
+    assertThat(next.version()).isGreaterThan(old);
+
+    clock.set(T0.plus(Duration.ofHours(3)));
+    engine.tick();
+    assertThat(delivered).extracting(ReminderFired::getOccurrence).containsExactly(4L);
+  }
+
+  @Test
+  void tick_resurrectedRecurringVersionTheArchiveShowsCancelled_buried() {
+    ReminderId id = ReminderId.of("ns", "cancelled-series");
+    long old = previousLife().set(hourly(id, T0)).record().version();
+    ReminderEngine engine =
+        engine().resurrectionGuard(candidates -> Map.of(id, ReminderState.CANCELLED)).build();
+    engine.start();
+
+    engine.tick();
+
+    assertThat(delivered).isEmpty();
+    ReminderRecord buried = engine.get(id).orElseThrow();
+    assertThat(buried.state()).isEqualTo(ReminderState.CANCELLED);
+    assertThat(buried.version()).isEqualTo(old);
   }
 
   private List<ReminderRecord> writesOf(ReminderId id) {
