@@ -499,6 +499,9 @@ public final class Scheduler implements ChangeSink {
           arm(w.key(), w.value());
         }
       } else if (change instanceof Removed r) {
+        // Unversioned, and safe: the only removal is the purge's conditional remove of a tombstone
+        // (whose own write dropped its hint), and a newer version of the key is a later write,
+        // notified after the removal (per key, under its lock), so its Written re-arms it.
         idOf(r.key()).ifPresent(index::remove);
       } else {
         applyTopology();

@@ -21,6 +21,12 @@ import java.util.function.LongSupplier;
  * persisted version and for every replicated write, so that versions stay increasing per key across
  * restarts and nodes.
  *
+ * <p>Two nodes can mint the same version (no node id breaks ties), which does no harm: versions are
+ * compared per key only, and no two writers ever both write one key from the same value. Every
+ * write is conditional on the value it replaces (or on its absence), so of nodes racing from one
+ * value only one wins, and a successor is minted above what it replaces ({@link #mintAfter}); a
+ * partition in which both sides could write is refused by the cache ({@code DENY_READ_WRITES}).
+ *
  * <p>Thread-safe and lock-free: the state is one {@link AtomicLong} updated in a CAS loop.
  */
 public final class HybridLogicalClock {
