@@ -12,6 +12,7 @@ import io.belfry.reminders.schedule.Clock;
 import io.belfry.reminders.schedule.TimeIndex;
 import io.belfry.reminders.store.ReminderStore;
 import io.belfry.reminders.store.StoredReminder;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -712,7 +713,7 @@ public final class Scheduler implements ChangeSink {
             live.get().record().occurrence(),
             end.name().toLowerCase(),
             successor.occurrence(),
-            java.time.Instant.ofEpochMilli(successor.nextDueMillis()));
+            Instant.ofEpochMilli(successor.nextDueMillis()));
       } else {
         LOG.warnf(
             "BELFRY-0320 Reminder %s version %d came back from a store, but the audit archive"
