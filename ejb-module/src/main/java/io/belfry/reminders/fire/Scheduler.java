@@ -716,7 +716,7 @@ public final class Scheduler implements ChangeSink {
             Instant.ofEpochMilli(successor.nextDueMillis()));
       } else {
         LOG.warnf(
-            "BELFRY-0320 Reminder %s version %d came back from a store, but the audit archive"
+            "BELFRY-0324 Reminder %s version %d came back from a store, but the audit archive"
                 + " shows it %s: buried as %s without firing",
             hint.id().cacheKey(),
             hint.version(),
