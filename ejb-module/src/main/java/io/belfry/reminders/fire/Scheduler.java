@@ -1,6 +1,5 @@
 package io.belfry.reminders.fire;
 
-import io.belfry.reminders.api.ReminderFired;
 import io.belfry.reminders.model.HybridLogicalClock;
 import io.belfry.reminders.model.ReminderCodec;
 import io.belfry.reminders.model.ReminderId;
@@ -70,7 +69,8 @@ import org.jboss.logging.Logger;
  * is driven by hand: tests set a {@link io.belfry.reminders.schedule.SettableClock} and call {@link
  * #runDue()}.
  *
- * <p>Announcements and deliveries happen after the lock is released, on the delivery executor.
+ * <p>Announcements and deliveries happen after the lock is released, on the delivery executor
+ * ({@link Dispatcher}), as do the purges of expired tombstones ({@link TombstonePurge}).
  */
 public final class Scheduler implements ChangeSink {
 
@@ -102,17 +102,13 @@ public final class Scheduler implements ChangeSink {
   private final Clock clock;
   private final Firing firing;
   private final ScheduledExecutorService timer;
-  private final Executor deliveryExecutor;
-  private final Delivery delivery;
-  private final EngineListener listener;
   private final EngineSettings settings;
   private final ResurrectionGuard guard;
   private final Leases leases;
 
   private final Queue<Change> inbox = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean runRequested = new AtomicBoolean();
-  private final AtomicBoolean purging = new AtomicBoolean();
-  private final ClassLoader ownerLoader;
+  private final OwnerContext context;
   private final ReentrantLock lock = new ReentrantLock();
 
   // Guarded by lock.
@@ -139,14 +135,15 @@ public final class Scheduler implements ChangeSink {
    */
   private long mintedBeforeStart = Long.MAX_VALUE;
 
-  /** After the delivery executor refused a fire: no new commits before this time. */
-  private volatile long deliveryRefusedUntil = Long.MIN_VALUE;
-
   private ScheduledFuture<?> wakeUp;
   private long wakeUpAt = Long.MAX_VALUE;
   private ScheduledFuture<?> sweeper;
   private ScheduledFuture<?> renewer;
   private volatile boolean running;
+
+  // After the lock is released: deliveries and purges, on the delivery executor.
+  private final Dispatcher dispatcher;
+  private final TombstonePurge purge;
 
   public Scheduler(
       ReminderStore store,
@@ -167,9 +164,9 @@ public final class Scheduler implements ChangeSink {
     this.versions = Objects.requireNonNull(versions, "versions");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.timer = timer;
-    this.deliveryExecutor = Objects.requireNonNull(deliveryExecutor, "deliveryExecutor");
-    this.delivery = Objects.requireNonNull(delivery, "delivery");
-    this.listener = Objects.requireNonNull(listener, "listener");
+    Objects.requireNonNull(deliveryExecutor, "deliveryExecutor");
+    Objects.requireNonNull(delivery, "delivery");
+    Objects.requireNonNull(listener, "listener");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.guard = Objects.requireNonNull(guard, "guard");
     this.leases =
@@ -181,7 +178,19 @@ public final class Scheduler implements ChangeSink {
             atLeastOnce.lease(),
             atLeastOnce.retries());
     this.firing = new Firing(store, ownership, versions, leases);
-    this.ownerLoader = Thread.currentThread().getContextClassLoader();
+    this.context = new OwnerContext();
+    this.dispatcher =
+        new Dispatcher(
+            store,
+            versions,
+            clock,
+            settings,
+            deliveryExecutor,
+            delivery,
+            listener,
+            leases,
+            context);
+    this.purge = new TombstonePurge(store, listener, deliveryExecutor, context);
     this.backlog = new TokenBucket(settings.backfillRatePerSecond());
   }
 
@@ -413,7 +422,9 @@ public final class Scheduler implements ChangeSink {
     } finally {
       lock.unlock();
     }
-    return dispatch(commits, expired);
+    int delivered = dispatcher.dispatch(commits);
+    purge.submit(expired);
+    return delivered;
   }
 
   /** Sweeps every owned segment now, whatever the window; for tests and operators. */
@@ -426,7 +437,7 @@ public final class Scheduler implements ChangeSink {
     } finally {
       lock.unlock();
     }
-    dispatch(List.of(), expired);
+    purge.submit(expired);
   }
 
   /**
@@ -460,26 +471,14 @@ public final class Scheduler implements ChangeSink {
    * periodic task, and the next run, renewal or step tries again.
    */
   private void quietly(Runnable task, String failure) {
-    ClassLoader previous = enterOwnerContext();
+    ClassLoader previous = context.enter();
     try {
       task.run();
     } catch (Throwable e) {
       LOG.error(failure, e);
     } finally {
-      Thread.currentThread().setContextClassLoader(previous);
+      context.leave(previous);
     }
-  }
-
-  /**
-   * Runs on the class loader of whoever built the engine (the deployment). A managed executor
-   * captures the submitting thread's context, and runs are requested from cache notification
-   * threads too, whose context is the clustering module's: in WildFly, cache keys are marshalled
-   * per class loader, so a read under the wrong one misses every entry.
-   */
-  private ClassLoader enterOwnerContext() {
-    ClassLoader previous = Thread.currentThread().getContextClassLoader();
-    Thread.currentThread().setContextClassLoader(ownerLoader);
-    return previous;
   }
 
   private void requestRun() {
@@ -561,6 +560,7 @@ public final class Scheduler implements ChangeSink {
 
   private void fireDue(long now, List<Firing.Attempt> commits) {
     blockedUntil = Long.MAX_VALUE;
+    long deliveryRefusedUntil = dispatcher.refusedUntil();
     if (now < deliveryRefusedUntil) {
       // the executor refused the last fire (a server suspending for shutdown, say): committing
       // more now would only undo them again
@@ -814,183 +814,6 @@ public final class Scheduler implements ChangeSink {
       wakeUp = null;
     }
     wakeUpAt = Long.MAX_VALUE;
-  }
-
-  // --- After the lock: announce and deliver ---------------------------------------------------
-
-  private int dispatch(List<Firing.Attempt> commits, List<StoredReminder> expired) {
-    int delivered = 0;
-    for (Firing.Attempt commit : commits) {
-      if (commit.decision() != null && commit.decision().skipped() > 0) {
-        announce(() -> listener.skipped(commit.due(), commit.decision().skipped()));
-      }
-      if (commit.successor().state() == ReminderState.DEAD_LETTER) {
-        announce(() -> listener.deadLettered(commit.successor()));
-      }
-      ReminderFired fire = commit.fire();
-      if (fire == null) {
-        continue;
-      }
-      delivered++;
-      // A lease is renewed from its commit on, not from when a delivery thread picks it up: a
-      // delivery queued behind slow ones must not be taken over while it waits.
-      Leases.Flight flight =
-          commit.successor().state() == ReminderState.DELIVERING
-              ? leases.begin(commit.successor())
-              : null;
-      Runnable task = flight != null ? () -> deliverLeased(fire, flight) : () -> deliver(fire);
-      try {
-        deliveryExecutor.execute(task);
-      } catch (RejectedExecutionException e) {
-        if (flight != null) {
-          leases.abandon(flight);
-        }
-        deliveryRefusedUntil = clock.millis() + settings.scanInterval().toMillis();
-        if (undo(commit)) {
-          delivered--;
-          LOG.warnf(
-              "BELFRY-0313 Delivery of %s:%s refused (%s): the fire is undone, the reminder stays"
-                  + " due and fires here or on the next owner",
-              fire.getNamespace(), fire.getKey(), e.getMessage());
-        } else {
-          LOG.errorf(
-              e, "BELFRY-0308 Delivery of %s:%s rejected", fire.getNamespace(), fire.getKey());
-          announce(() -> listener.deliveryFailed(fire, e));
-        }
-      }
-    }
-    if (!expired.isEmpty() && purging.compareAndSet(false, true)) {
-      try {
-        deliveryExecutor.execute(() -> purge(expired));
-      } catch (RejectedExecutionException e) {
-        purging.set(false);
-        LOG.debugf(
-            e, "BELFRY-0309 Purge of %d tombstones rejected; next sweep retries", expired.size());
-      }
-    }
-    return delivered;
-  }
-
-  /**
-   * Archives expired tombstones, then removes each exactly as archived (a conditional remove: a
-   * newer write in between wins). Off the firing thread, one purge at a time: the archive may wait
-   * on a database, and while it does the next sweeps simply find the same tombstones again.
-   */
-  private void purge(List<StoredReminder> expired) {
-    ClassLoader previous = enterOwnerContext();
-    try {
-      listener.archive(expired.stream().map(StoredReminder::record).toList());
-      for (StoredReminder tombstone : expired) {
-        try {
-          store.remove(tombstone);
-        } catch (RuntimeException e) {
-          LOG.debugf(e, "BELFRY-0309 Purge of %s failed; next sweep retries", tombstone);
-        }
-      }
-    } catch (RuntimeException e) {
-      LOG.warnf(
-          "BELFRY-0312 %d expired tombstones not archived, kept until a later sweep: %s",
-          expired.size(), e.toString());
-    } finally {
-      purging.set(false);
-      Thread.currentThread().setContextClassLoader(previous);
-    }
-  }
-
-  /**
-   * Puts back the version a commit replaced, if the entry is still exactly what the commit wrote: a
-   * fire that no executor will deliver (a graceful shutdown refuses new tasks before the engine
-   * stops) is then not lost but fires again, here or on the node that takes over. Returns whether
-   * it was put back.
-   */
-  private boolean undo(Firing.Attempt commit) {
-    try {
-      ReminderRecord written = commit.successor();
-      // Put back under a version above the successor's, not the version it replaced: an older
-      // version loses to the successor wherever the two meet (VersionMerge), and arm() lets no
-      // older version replace the successor's hint, so a recurring reminder waited for its next
-      // occurrence's time (the stale hint) before the put-back one was armed and fired.
-      ReminderRecord restored =
-          commit.due().reissued(versions.mintAfter(written.version()), clock.millis());
-      return store.replace(new StoredReminder(written, ReminderCodec.encode(written)), restored);
-    } catch (RuntimeException e) {
-      LOG.debugf(e, "BELFRY-0314 Could not undo the fire of %s", commit.due().id());
-      return false;
-    }
-  }
-
-  private void deliver(ReminderFired fire) {
-    ClassLoader previous = enterOwnerContext();
-    try {
-      delivery.deliver(fire);
-    } catch (Throwable e) {
-      LOG.errorf(
-          e,
-          "BELFRY-0310 Delivery of %s:%s (fence %d) failed",
-          fire.getNamespace(),
-          fire.getKey(),
-          fire.getFence());
-      announce(() -> listener.deliveryFailed(fire, e));
-      return;
-    } finally {
-      Thread.currentThread().setContextClassLoader(previous);
-    }
-    announce(() -> listener.fired(fire));
-  }
-
-  /**
-   * At-least-once: delivers under the lease of {@code flight}, then commits the outcome; see {@link
-   * Leases}.
-   */
-  private void deliverLeased(ReminderFired fire, Leases.Flight flight) {
-    announce(() -> listener.delivering(fire));
-    ClassLoader previous = enterOwnerContext();
-    Throwable failure = null;
-    try {
-      delivery.deliver(fire);
-    } catch (Throwable e) {
-      failure = e;
-      LOG.warnf(
-          e,
-          "BELFRY-0316 Attempt %d of %s:%s (fence %d) failed",
-          fire.getAttempt(),
-          fire.getNamespace(),
-          fire.getKey(),
-          fire.getFence());
-    } finally {
-      Thread.currentThread().setContextClassLoader(previous);
-    }
-    Leases.Settlement settled =
-        failure == null ? leases.succeeded(flight) : leases.failed(flight, failure);
-    Throwable cause = failure;
-    switch (settled.outcome()) {
-      case COMMITTED -> {
-        announce(() -> listener.delivered(fire));
-        if (settled.passedOver() > 0) {
-          announce(() -> listener.skipped(flight.lease, settled.passedOver()));
-        }
-      }
-      case RETRY_SCHEDULED ->
-          announce(
-              () ->
-                  listener.retryScheduled(
-                      fire, cause, settled.written().progress().wakeAtMillis()));
-      case DEAD_LETTERED -> announce(() -> listener.deadLettered(settled.written()));
-      default ->
-          // LOST: replaced, cancelled or taken over meanwhile; UNSETTLED: the lease's expiry will
-          // deliver it again. Either way this attempt's outcome is not the reminder's.
-          LOG.debugf(
-              "BELFRY-0317 Outcome of attempt %d of %s:%s not committed: %s",
-              fire.getAttempt(), fire.getNamespace(), fire.getKey(), settled.outcome());
-    }
-  }
-
-  private static void announce(Runnable call) {
-    try {
-      call.run();
-    } catch (RuntimeException e) {
-      LOG.warnf(e, "BELFRY-0311 Engine listener failed");
-    }
   }
 
   private static Optional<ReminderId> idOf(String key) {
