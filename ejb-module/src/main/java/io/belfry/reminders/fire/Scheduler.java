@@ -13,14 +13,11 @@ import io.belfry.reminders.store.ReminderStore;
 import io.belfry.reminders.store.StoredReminder;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -39,24 +36,14 @@ import org.jboss.logging.Logger;
  *
  * <p><b>One inbox, one worker.</b> Infinispan notification threads (writes, topology) never touch
  * the index: as a {@link ChangeSink} the scheduler only advances the clock past the version it sees
- * (a lock-free CAS), appends the change to a lock-free queue and, in automatic mode, asks the timer
- * for a run. Every run ({@link #runDue()}) first drains that inbox under the scheduler's lock, so
- * the index reflects every write acknowledged before the run: a synchronous replicated write
- * notifies every replica before it returns.
+ * (a lock-free CAS), appends the change to the {@link Inbox} and, in automatic mode, asks the timer
+ * for a run. Every run ({@link #runDue()}) first drains the inbox into the {@link OwnedIndex} under
+ * the scheduler's lock. {@link Recovery} arms the index at start; every scan interval the {@link
+ * Sweep} compares a window of owned segments with it.
  *
  * <p><b>Hints, validated.</b> The index maps id → (version, due). A run polls what is due and lets
  * {@link Firing} validate and commit each; stale hints cost one local read. Commits trigger write
  * events like any other write, which re-arm the next occurrence or drop the tombstone.
- *
- * <p><b>Placement.</b> On a topology change the worker compares the primary segments now against
- * those it armed: lost segments are dropped from the index (one O(n) pass), gained ones are read
- * from the local replica and armed.
- *
- * <p><b>Safety sweep.</b> Every scan interval, a window of {@link
- * EngineSettings#sweepSegmentsPerScan()} owned segments is compared with the index; an entry whose
- * version ({@link ReminderCodec#versionOf}, no full decode) matches its hint is skipped, so the
- * sweep decodes only what is missing, changed, or a tombstone, which it purges after the TTL: the
- * listener archives it first, off the firing thread, and a tombstone it cannot archive stays.
  *
  * <p><b>Backlog.</b> A fire later than {@link EngineSettings#backlogLateness()} (after downtime or
  * a long outage of a namespace) takes a token from a {@link TokenBucket} when it commits (a hint
@@ -76,28 +63,11 @@ public final class Scheduler implements ChangeSink {
 
   private static final Logger LOG = Logger.getLogger(Scheduler.class);
 
-  private sealed interface Change {}
-
-  private record Written(String key, byte[] value) implements Change {}
-
-  private record Removed(String key) implements Change {}
-
-  private record TopologyChange() implements Change {}
-
-  private static final Change TOPOLOGY = new TopologyChange();
-
-  /** How far ahead another node's clock may run; see {@link #mintedBeforeStart}. */
-  private static final long CLOCK_SKEW_MARGIN_MILLIS = 5_000;
-
-  /** Segments read per recovery step: a step of 1/32 of a large store takes well under a second. */
-  private static final int RECOVERY_SEGMENTS_PER_STEP = 8;
-
-  /** How long a fire whose commit failed waits before it is tried again. */
-  private static final long FAILED_RETRY_PAUSE_MILLIS = 250;
+  /** How long a fire whose commit failed, or a recovery step, waits before it is tried again. */
+  static final long FAILED_RETRY_PAUSE_MILLIS = 250;
 
   private final ReminderStore store;
   private final Ownership ownership;
-  private final Predicate<String> served;
   private final HybridLogicalClock versions;
   private final Clock clock;
   private final Firing firing;
@@ -106,34 +76,18 @@ public final class Scheduler implements ChangeSink {
   private final ResurrectionGuard guard;
   private final Leases leases;
 
-  private final Queue<Change> inbox = new ConcurrentLinkedQueue<>();
+  private final Inbox inbox = new Inbox();
   private final AtomicBoolean runRequested = new AtomicBoolean();
   private final OwnerContext context;
   private final ReentrantLock lock = new ReentrantLock();
 
   // Guarded by lock.
-  private final TimeIndex index = new TimeIndex();
+  private final OwnedIndex index;
+  private final Recovery recovery;
+  private final Sweep sweep;
   private final TokenBucket backlog;
-  private BitSet owned = new BitSet();
   private long nextSweepAt = Long.MIN_VALUE;
-  private int sweepCursor;
   private long blockedUntil = Long.MAX_VALUE;
-
-  /** Segments that automatic recovery has still to read; empty once recovered. */
-  private final BitSet unrecovered = new BitSet();
-
-  private long recoveryStartNanos;
-  private int recoveredArmed;
-
-  /** Read without the lock, which a recovery step holds while it reads a store. */
-  private volatile boolean recovered;
-
-  /**
-   * Versions up to this one were minted before this node started (with a margin for clocks that run
-   * ahead): a restart may have brought them back, so they are checked by the {@link
-   * ResurrectionGuard} before they fire. Versions above were written while this node ran.
-   */
-  private long mintedBeforeStart = Long.MAX_VALUE;
 
   private ScheduledFuture<?> wakeUp;
   private long wakeUpAt = Long.MAX_VALUE;
@@ -160,7 +114,7 @@ public final class Scheduler implements ChangeSink {
       AtLeastOnceSettings atLeastOnce) {
     this.store = Objects.requireNonNull(store, "store");
     this.ownership = Objects.requireNonNull(ownership, "ownership");
-    this.served = Objects.requireNonNull(servedNamespaces, "servedNamespaces");
+    Objects.requireNonNull(servedNamespaces, "servedNamespaces");
     this.versions = Objects.requireNonNull(versions, "versions");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.timer = timer;
@@ -179,6 +133,9 @@ public final class Scheduler implements ChangeSink {
             atLeastOnce.retries());
     this.firing = new Firing(store, ownership, versions, leases);
     this.context = new OwnerContext();
+    this.index = new OwnedIndex(store, ownership, servedNamespaces);
+    this.recovery = new Recovery(store, versions, clock, index);
+    this.sweep = new Sweep(store, settings, ownership, index);
     this.dispatcher =
         new Dispatcher(
             store,
@@ -203,19 +160,19 @@ public final class Scheduler implements ChangeSink {
     } catch (RuntimeException e) {
       // Corrupt or foreign bytes: the worker logs them when it decodes.
     }
-    inbox.add(new Written(cacheKey, encoded));
+    inbox.written(cacheKey, encoded);
     requestRun();
   }
 
   @Override
   public void removed(String cacheKey) {
-    inbox.add(new Removed(cacheKey));
+    inbox.removed(cacheKey);
     requestRun();
   }
 
   @Override
   public void topologyChanged() {
-    inbox.add(TOPOLOGY);
+    inbox.topologyChanged();
     requestRun();
   }
 
@@ -227,7 +184,7 @@ public final class Scheduler implements ChangeSink {
    * calling this, so that no write is missed between the scan and the first run.
    *
    * <p>By hand (no timer), recovery reads every segment before this returns. In automatic mode it
-   * reads {@value #RECOVERY_SEGMENTS_PER_STEP} segments per step on the timer, and the scheduler
+   * reads {@code Recovery.SEGMENTS_PER_STEP} segments per step on the timer, and the scheduler
    * fires between steps: on a large store the first overdue reminders fire after the first step,
    * not after the whole scan. Until recovery ends every fire is checked by the {@link
    * ResurrectionGuard}, since the newest version stored is not known yet.
@@ -235,19 +192,15 @@ public final class Scheduler implements ChangeSink {
   public void start() {
     lock.lock();
     try {
-      owned = ownership.primarySegments();
-      mintedBeforeStart = Long.MAX_VALUE;
-      recoveryStartNanos = System.nanoTime();
-      recoveredArmed = 0;
-      recovered = false;
+      index.takeOwnership();
+      recovery.begin();
       running = true;
       nextSweepAt = clock.millis() + settings.scanInterval().toMillis();
       if (timer == null) {
-        recoveredArmed = recover(null);
-        endRecovery();
+        recovery.readAll();
         return;
       }
-      unrecovered.set(0, ownership.segmentCount());
+      recovery.planSteps(ownership.segmentCount());
       long period = settings.scanInterval().toMillis();
       sweeper = timer.scheduleAtFixedRate(this::runQuietly, period, period, TimeUnit.MILLISECONDS);
       long renewal = leases.renewalIntervalMillis();
@@ -263,31 +216,7 @@ public final class Scheduler implements ChangeSink {
 
   /** Whether recovery has read every segment since the last {@link #start()}. */
   public boolean recovered() {
-    return recovered;
-  }
-
-  /**
-   * Reads the stored entries of {@code segments} ({@code null}: all): advances the clock past each
-   * version and arms the owned ones. Returns how many were armed.
-   */
-  private int recover(BitSet segments) {
-    int[] armed = {0};
-    store.forEachLocal(
-        segments,
-        (key, value) -> {
-          long version;
-          try {
-            version = ReminderCodec.versionOf(value);
-          } catch (RuntimeException e) {
-            LOG.errorf(e, "BELFRY-0301 Unreadable entry %s ignored", key);
-            return;
-          }
-          versions.observe(version);
-          if (owned.get(ownership.segmentOf(key)) && arm(key, value)) {
-            armed[0]++;
-          }
-        });
-    return armed[0];
+    return recovery.recovered();
   }
 
   /** One step of automatic recovery; the next is queued behind the run this one may request. */
@@ -295,28 +224,14 @@ public final class Scheduler implements ChangeSink {
     boolean more;
     lock.lock();
     try {
-      if (!running || unrecovered.isEmpty()) {
+      if (!running || !recovery.hasStepsLeft()) {
         return;
       }
-      BitSet step = new BitSet();
-      for (int s = unrecovered.nextSetBit(0), n = 0;
-          s >= 0 && n < RECOVERY_SEGMENTS_PER_STEP;
-          s = unrecovered.nextSetBit(s + 1), n++) {
-        step.set(s);
-      }
-      try {
-        recoveredArmed += recover(step);
-        unrecovered.andNot(step);
-      } catch (RuntimeException e) {
-        // the same segments again after a pause: a cache that is not available yet, say
-        LOG.warnf("BELFRY-0341 Recovery of segments %s failed, retried: %s", step, e.toString());
+      if (!recovery.readNextStep()) {
         scheduleRecoveryStep(FAILED_RETRY_PAUSE_MILLIS);
         return;
       }
-      more = !unrecovered.isEmpty();
-      if (!more) {
-        endRecovery();
-      }
+      more = recovery.hasStepsLeft();
       rearm();
     } finally {
       lock.unlock();
@@ -332,19 +247,6 @@ public final class Scheduler implements ChangeSink {
     } catch (RejectedExecutionException e) {
       LOG.debugf("BELFRY-0342 Timer rejected a recovery step; stopping?");
     }
-  }
-
-  /** Every stored version has been seen: the ones above the newest were minted while running. */
-  private void endRecovery() {
-    recovered = true;
-    mintedBeforeStart =
-        HybridLogicalClock.pack(
-            Math.max(HybridLogicalClock.millisOf(versions.lastVersion()), clock.millis())
-                + CLOCK_SKEW_MARGIN_MILLIS,
-            0);
-    LOG.infof(
-        "BELFRY-0340 Recovery done in %d ms: %d reminders armed, %d segments owned",
-        (System.nanoTime() - recoveryStartNanos) / 1_000_000, recoveredArmed, owned.cardinality());
   }
 
   /** Stops the timers and forgets the index; the store keeps everything. */
@@ -363,9 +265,7 @@ public final class Scheduler implements ChangeSink {
       cancelWakeUp();
       index.clear();
       inbox.clear();
-      unrecovered.clear();
-      recovered = false;
-      owned = new BitSet();
+      recovery.stop();
     } finally {
       lock.unlock();
     }
@@ -375,7 +275,7 @@ public final class Scheduler implements ChangeSink {
   public int armedCount() {
     lock.lock();
     try {
-      return index.size();
+      return index.hints().size();
     } finally {
       lock.unlock();
     }
@@ -405,16 +305,16 @@ public final class Scheduler implements ChangeSink {
         wakeUp = null;
         wakeUpAt = Long.MAX_VALUE;
       }
-      drainInbox();
+      inbox.drainInto(index);
       if (now >= nextSweepAt) {
         // A safety net, like the sweep itself: should a topology notification be missed or be
         // read before its topology is installed, ownership is stale for at most one scan
         // interval. (The missed fires seen on real clusters had another cause, segments computed
         // on the wrong key form; this check did not prevent them.)
-        if (!ownership.primarySegments().equals(owned)) {
-          applyTopology();
+        if (index.ownershipChanged()) {
+          index.applyTopology();
         }
-        sweep(now, expired);
+        sweep.nextWindow(now, expired);
         nextSweepAt = now + settings.scanInterval().toMillis();
       }
       fireDue(now, commits);
@@ -432,8 +332,8 @@ public final class Scheduler implements ChangeSink {
     List<StoredReminder> expired = new ArrayList<>();
     lock.lock();
     try {
-      drainInbox();
-      sweepSegments(clock.millis(), owned, expired);
+      inbox.drainInto(index);
+      sweep.segments(clock.millis(), index.owned(), expired);
     } finally {
       lock.unlock();
     }
@@ -492,72 +392,6 @@ public final class Scheduler implements ChangeSink {
     }
   }
 
-  private void drainInbox() {
-    for (Change change = inbox.poll(); change != null; change = inbox.poll()) {
-      if (change instanceof Written w) {
-        if (owned.get(ownership.segmentOf(w.key()))) {
-          arm(w.key(), w.value());
-        }
-      } else if (change instanceof Removed r) {
-        // Unversioned, and safe: the only removal is the purge's conditional remove of a tombstone
-        // (whose own write dropped its hint), and a newer version of the key is a later write,
-        // notified after the removal (per key, under its lock), so its Written re-arms it.
-        idOf(r.key()).ifPresent(index::remove);
-      } else {
-        applyTopology();
-      }
-    }
-  }
-
-  private void applyTopology() {
-    BitSet now = ownership.primarySegments();
-    BitSet lost = (BitSet) owned.clone();
-    lost.andNot(now);
-    BitSet gained = (BitSet) now.clone();
-    gained.andNot(owned);
-    owned = now;
-    if (!lost.isEmpty()) {
-      index.removeIf(id -> lost.get(ownership.segmentOf(id.cacheKey())));
-    }
-    if (!gained.isEmpty()) {
-      store.forEachLocal(gained, this::arm);
-    }
-    LOG.debugf(
-        "BELFRY-0304 Topology changed: %d segments gained, %d lost, %d owned",
-        gained.cardinality(), lost.cardinality(), now.cardinality());
-  }
-
-  /**
-   * Brings the index in line with one stored entry of an owned segment: an armed version (pending,
-   * or a delivery's lease) of a served namespace is armed unless the index already has a newer one;
-   * a tombstone or dead letter drops the hint of its version or an older one. Returns whether the
-   * entry was armed.
-   */
-  private boolean arm(String key, byte[] value) {
-    Optional<ReminderId> id = idOf(key);
-    if (id.isEmpty() || !served.test(id.get().namespace())) {
-      return false;
-    }
-    ReminderRecord record;
-    try {
-      record = ReminderCodec.decode(id.get(), value);
-    } catch (RuntimeException e) {
-      LOG.errorf(e, "BELFRY-0305 Unreadable reminder %s will not fire", key);
-      return false;
-    }
-    Optional<TimeIndex.Entry> hint = index.get(id.get());
-    // Writes to one key can reach the inbox out of order only via a sweep; never go backwards.
-    if (hint.isPresent() && hint.get().version() > record.version()) {
-      return false;
-    }
-    if (record.state().isArmed()) {
-      index.put(id.get(), record.version(), record.armAtMillis());
-      return true;
-    }
-    hint.ifPresent(h -> index.remove(id.get()));
-    return false;
-  }
-
   private void fireDue(long now, List<Firing.Attempt> commits) {
     blockedUntil = Long.MAX_VALUE;
     long deliveryRefusedUntil = dispatcher.refusedUntil();
@@ -582,7 +416,7 @@ public final class Scheduler implements ChangeSink {
     int held = 0;
     boolean rateBound = false;
     while (commits.size() + unchecked.size() < budget) {
-      OptionalLong next = index.nextDueMillis();
+      OptionalLong next = index.hints().nextDueMillis();
       if (next.isEmpty() || next.getAsLong() > now) {
         break;
       }
@@ -591,8 +425,8 @@ public final class Scheduler implements ChangeSink {
         rateBound = true;
         break;
       }
-      TimeIndex.Entry hint = index.pollDue(now, 1).get(0);
-      if (hint.version() <= mintedBeforeStart) {
+      TimeIndex.Entry hint = index.hints().pollDue(now, 1).get(0);
+      if (hint.version() <= recovery.mintedBeforeStart()) {
         unchecked.add(hint);
         held += late ? 1 : 0;
       } else {
@@ -614,8 +448,8 @@ public final class Scheduler implements ChangeSink {
     // at once, and a store that refuses every write (a minority partition) would be asked again
     // and again, a thousand times a second per reminder.
     for (TimeIndex.Entry hint : retry) {
-      if (!index.contains(hint.id())) {
-        index.put(hint.id(), hint.version(), now + FAILED_RETRY_PAUSE_MILLIS);
+      if (!index.hints().contains(hint.id())) {
+        index.hints().put(hint.id(), hint.version(), now + FAILED_RETRY_PAUSE_MILLIS);
       }
     }
     if (rateBound) {
@@ -639,7 +473,7 @@ public final class Scheduler implements ChangeSink {
           backlog.tryAcquire(now); // available: fireDue checked it, counting the held ones
         }
       }
-      case NOT_YET -> index.put(hint.id(), hint.version(), attempt.dueMillis());
+      case NOT_YET -> index.hints().put(hint.id(), hint.version(), attempt.dueMillis());
       // Put back after the loop, or this run would retry it at once, forever.
       case FAILED -> retry.add(hint);
       case NOT_OWNER -> {
@@ -647,7 +481,7 @@ public final class Scheduler implements ChangeSink {
         // segment: the change is not applied yet, or it was a passing one. Kept a pause ahead like
         // a failure; applying the topology drops it if the segment is gone. Dropped here, a
         // segment that stays would have this reminder back only when the sweep window reached it.
-        if (owned.get(ownership.segmentOf(hint.id().cacheKey()))) {
+        if (index.owns(hint.id().cacheKey())) {
           retry.add(hint);
         }
       }
@@ -730,53 +564,6 @@ public final class Scheduler implements ChangeSink {
     }
   }
 
-  private void sweep(long now, List<StoredReminder> expired) {
-    int count = ownership.segmentCount();
-    BitSet window = new BitSet(count);
-    int width = Math.min(settings.sweepSegmentsPerScan(), count);
-    for (int i = 0; i < width; i++) {
-      window.set((sweepCursor + i) % count);
-    }
-    sweepCursor = (sweepCursor + width) % count;
-    window.and(owned);
-    if (!window.isEmpty()) {
-      sweepSegments(now, window, expired);
-    }
-  }
-
-  private void sweepSegments(long now, BitSet segments, List<StoredReminder> expired) {
-    long ttl = settings.tombstoneTtl().toMillis();
-    store.forEachLocal(
-        segments,
-        (key, value) -> {
-          Optional<ReminderId> id = idOf(key);
-          if (id.isEmpty()) {
-            return;
-          }
-          try {
-            Optional<TimeIndex.Entry> hint = index.get(id.get());
-            if (hint.isPresent() && hint.get().version() == ReminderCodec.versionOf(value)) {
-              return;
-            }
-            ReminderRecord record = ReminderCodec.decode(id.get(), value);
-            if (record.isTombstone()) {
-              hint.ifPresent(h -> index.remove(id.get()));
-              if (record.updatedAtMillis() + ttl <= now) {
-                expired.add(new StoredReminder(record, value));
-              }
-            } else if (!record.state().isArmed()) {
-              hint.ifPresent(h -> index.remove(id.get()));
-            } else if (served.test(id.get().namespace())) {
-              if (hint.isEmpty() || hint.get().version() < record.version()) {
-                index.put(id.get(), record.version(), record.armAtMillis());
-              }
-            }
-          } catch (RuntimeException e) {
-            LOG.debugf(e, "BELFRY-0306 Sweep skipped unreadable %s", key);
-          }
-        });
-  }
-
   /** Arms the single wake-up at the earliest time anything can happen; automatic mode only. */
   private void rearm() {
     if (timer == null || !running) {
@@ -785,7 +572,7 @@ public final class Scheduler implements ChangeSink {
     // While blocked (backlog rate, refused deliveries, a store refusing writes), nothing due can
     // happen before blockedUntil: overdue entries must not make the wake-up immediate, or the
     // scheduler would spin until the block ends.
-    long next = index.nextDueMillis().orElse(Long.MAX_VALUE);
+    long next = index.hints().nextDueMillis().orElse(Long.MAX_VALUE);
     long at = blockedUntil == Long.MAX_VALUE ? next : Math.max(next, blockedUntil);
     if (at == Long.MAX_VALUE) {
       return;
@@ -814,13 +601,5 @@ public final class Scheduler implements ChangeSink {
       wakeUp = null;
     }
     wakeUpAt = Long.MAX_VALUE;
-  }
-
-  private static Optional<ReminderId> idOf(String key) {
-    try {
-      return Optional.of(ReminderId.fromCacheKey(key));
-    } catch (IllegalArgumentException e) {
-      return Optional.empty();
-    }
   }
 }
