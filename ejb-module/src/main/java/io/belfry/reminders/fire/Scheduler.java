@@ -2,22 +2,15 @@ package io.belfry.reminders.fire;
 
 import io.belfry.reminders.model.HybridLogicalClock;
 import io.belfry.reminders.model.ReminderCodec;
-import io.belfry.reminders.model.ReminderId;
-import io.belfry.reminders.model.ReminderRecord;
-import io.belfry.reminders.model.ReminderState;
 import io.belfry.reminders.placement.ChangeSink;
 import io.belfry.reminders.placement.Ownership;
 import io.belfry.reminders.schedule.Clock;
 import io.belfry.reminders.schedule.TimeIndex;
 import io.belfry.reminders.store.ReminderStore;
 import io.belfry.reminders.store.StoredReminder;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -34,30 +27,36 @@ import org.jboss.logging.Logger;
  *
  * <h2>Design</h2>
  *
- * <p><b>One inbox, one worker.</b> Infinispan notification threads (writes, topology) never touch
- * the index: as a {@link ChangeSink} the scheduler only advances the clock past the version it sees
- * (a lock-free CAS), appends the change to the {@link Inbox} and, in automatic mode, asks the timer
- * for a run. Every run ({@link #runDue()}) first drains the inbox into the {@link OwnedIndex} under
- * the scheduler's lock. {@link Recovery} arms the index at start; every scan interval the {@link
- * Sweep} compares a window of owned segments with it.
+ * <p>A run ({@link #runDue()}) goes through the rooms of this package in order:
  *
- * <p><b>Hints, validated.</b> The index maps id → (version, due). A run polls what is due and lets
- * {@link Firing} validate and commit each; stale hints cost one local read. Commits trigger write
- * events like any other write, which re-arm the next occurrence or drop the tombstone.
+ * <ol>
+ *   <li><b>{@link Inbox}</b>: Infinispan notification threads never touch the index. As a {@link
+ *       ChangeSink} the scheduler only advances the clock past the version it sees (a lock-free
+ *       CAS), appends the change to the inbox and, in automatic mode, asks the timer for a run,
+ *       which first drains the inbox.
+ *   <li><b>{@link OwnedIndex}</b>: the index of hints, id → (version, due), armed from the drained
+ *       writes, from {@link Recovery} at start, and re-armed or dropped as segments are gained or
+ *       lost. Every scan interval the {@link Sweep} compares a window of owned segments with it.
+ *   <li><b>{@link DueFires}</b>: validate and commit what is due, in one batch per run, paced by
+ *       the backlog rate; versions minted before this node started are first checked by {@link
+ *       OutlivedVersions} against the {@link ResurrectionGuard}.
+ *   <li><b>{@link Dispatcher}</b> and <b>{@link TombstonePurge}</b>: after the lock is released,
+ *       the commits are announced and delivered, and the tombstones the sweep found expired are
+ *       archived and purged, on the delivery executor.
+ * </ol>
  *
- * <p><b>Backlog.</b> A fire later than {@link EngineSettings#backlogLateness()} (after downtime or
- * a long outage of a namespace) takes a token from a {@link TokenBucket} when it commits (a hint
- * found stale, or buried by the guard, takes none); when none is left the run stops and the wake-up
- * is set for the next token, so a backlog drains at the configured rate while steady-state fires
- * are never held back.
+ * <p><b>The lock.</b> {@code lock} guards the index and everything that changes it: the owned
+ * segments, recovery's progress, the sweep's cursor and schedule, the backlog's tokens and block,
+ * and the timer's wake-up. A run holds it from draining the inbox to arming the next wake-up, a
+ * recovery step while it reads its segments. Notification threads never take it (they use the
+ * inbox), nor do deliveries, purges and lease renewals, which run after it is released or beside
+ * it; {@link #recovered()} and {@code running} are read without it. The classes it guards are not
+ * thread-safe and are used only under it.
  *
  * <p><b>Driving.</b> With a {@link ScheduledExecutorService} the scheduler arms one wake-up at the
  * earliest due time (re-armed when an earlier one arrives) plus the periodic sweep. Without one it
  * is driven by hand: tests set a {@link io.belfry.reminders.schedule.SettableClock} and call {@link
  * #runDue()}.
- *
- * <p>Announcements and deliveries happen after the lock is released, on the delivery executor
- * ({@link Dispatcher}), as do the purges of expired tombstones ({@link TombstonePurge}).
  */
 public final class Scheduler implements ChangeSink {
 
@@ -66,38 +65,33 @@ public final class Scheduler implements ChangeSink {
   /** How long a fire whose commit failed, or a recovery step, waits before it is tried again. */
   static final long FAILED_RETRY_PAUSE_MILLIS = 250;
 
-  private final ReminderStore store;
   private final Ownership ownership;
   private final HybridLogicalClock versions;
   private final Clock clock;
-  private final Firing firing;
   private final ScheduledExecutorService timer;
   private final EngineSettings settings;
-  private final ResurrectionGuard guard;
   private final Leases leases;
+  private final OwnerContext context;
 
   private final Inbox inbox = new Inbox();
   private final AtomicBoolean runRequested = new AtomicBoolean();
-  private final OwnerContext context;
   private final ReentrantLock lock = new ReentrantLock();
 
   // Guarded by lock.
   private final OwnedIndex index;
   private final Recovery recovery;
   private final Sweep sweep;
-  private final TokenBucket backlog;
+  private final DueFires dueFires;
   private long nextSweepAt = Long.MIN_VALUE;
-  private long blockedUntil = Long.MAX_VALUE;
-
-  private ScheduledFuture<?> wakeUp;
-  private long wakeUpAt = Long.MAX_VALUE;
+  private final WakeUp wakeUp;
   private ScheduledFuture<?> sweeper;
   private ScheduledFuture<?> renewer;
-  private volatile boolean running;
 
-  // After the lock is released: deliveries and purges, on the delivery executor.
+  // Not guarded: they run after the lock is released.
   private final Dispatcher dispatcher;
   private final TombstonePurge purge;
+
+  private volatile boolean running;
 
   public Scheduler(
       ReminderStore store,
@@ -112,7 +106,7 @@ public final class Scheduler implements ChangeSink {
       EngineSettings settings,
       ResurrectionGuard guard,
       AtLeastOnceSettings atLeastOnce) {
-    this.store = Objects.requireNonNull(store, "store");
+    Objects.requireNonNull(store, "store");
     this.ownership = Objects.requireNonNull(ownership, "ownership");
     Objects.requireNonNull(servedNamespaces, "servedNamespaces");
     this.versions = Objects.requireNonNull(versions, "versions");
@@ -122,7 +116,7 @@ public final class Scheduler implements ChangeSink {
     Objects.requireNonNull(delivery, "delivery");
     Objects.requireNonNull(listener, "listener");
     this.settings = Objects.requireNonNull(settings, "settings");
-    this.guard = Objects.requireNonNull(guard, "guard");
+    Objects.requireNonNull(guard, "guard");
     this.leases =
         new Leases(
             store,
@@ -131,7 +125,7 @@ public final class Scheduler implements ChangeSink {
             ownership.localNode(),
             atLeastOnce.lease(),
             atLeastOnce.retries());
-    this.firing = new Firing(store, ownership, versions, leases);
+    Firing firing = new Firing(store, ownership, versions, leases);
     this.context = new OwnerContext();
     this.index = new OwnedIndex(store, ownership, servedNamespaces);
     this.recovery = new Recovery(store, versions, clock, index);
@@ -148,7 +142,16 @@ public final class Scheduler implements ChangeSink {
             leases,
             context);
     this.purge = new TombstonePurge(store, listener, deliveryExecutor, context);
-    this.backlog = new TokenBucket(settings.backfillRatePerSecond());
+    this.dueFires =
+        new DueFires(
+            store,
+            settings,
+            firing,
+            index,
+            recovery,
+            new OutlivedVersions(store, guard, firing),
+            dispatcher);
+    this.wakeUp = new WakeUp(timer, clock, settings, this::runQuietly);
   }
 
   // --- ChangeSink: notification threads; hand off only -------------------------------------
@@ -262,7 +265,7 @@ public final class Scheduler implements ChangeSink {
         renewer.cancel(false);
         renewer = null;
       }
-      cancelWakeUp();
+      wakeUp.cancel();
       index.clear();
       inbox.clear();
       recovery.stop();
@@ -299,12 +302,7 @@ public final class Scheduler implements ChangeSink {
         return 0;
       }
       long now = clock.millis();
-      if (wakeUpAt <= now) {
-        // That wake-up is this run (or is about to start and will find nothing): forget it, so
-        // that rearm() below schedules the next one instead of trusting a future that is running.
-        wakeUp = null;
-        wakeUpAt = Long.MAX_VALUE;
-      }
+      wakeUp.passed(now);
       inbox.drainInto(index);
       if (now >= nextSweepAt) {
         // A safety net, like the sweep itself: should a topology notification be missed or be
@@ -317,7 +315,7 @@ public final class Scheduler implements ChangeSink {
         sweep.nextWindow(now, expired);
         nextSweepAt = now + settings.scanInterval().toMillis();
       }
-      fireDue(now, commits);
+      dueFires.commitDue(now, commits);
       rearm();
     } finally {
       lock.unlock();
@@ -352,6 +350,8 @@ public final class Scheduler implements ChangeSink {
   public int deliveriesInFlight() {
     return leases.inFlight();
   }
+
+  // --- Timers ---------------------------------------------------------------------------------
 
   private void renewLeasesQuietly() {
     quietly(leases::renewAll, "BELFRY-0315 Lease renewal failed");
@@ -392,178 +392,6 @@ public final class Scheduler implements ChangeSink {
     }
   }
 
-  private void fireDue(long now, List<Firing.Attempt> commits) {
-    blockedUntil = Long.MAX_VALUE;
-    long deliveryRefusedUntil = dispatcher.refusedUntil();
-    if (now < deliveryRefusedUntil) {
-      // the executor refused the last fire (a server suspending for shutdown, say): committing
-      // more now would only undo them again
-      blockedUntil = deliveryRefusedUntil;
-      return;
-    }
-    if (!store.acceptsWrites()) {
-      // a minority partition refuses every commit: ask again after a pause, without trying each
-      // due reminder (each refusal costs a logged stack trace in Infinispan)
-      blockedUntil = now + FAILED_RETRY_PAUSE_MILLIS;
-      return;
-    }
-    int budget = settings.maxFiresPerRun();
-    List<TimeIndex.Entry> retry = new ArrayList<>();
-    List<TimeIndex.Entry> unchecked = new ArrayList<>();
-    // A late hint needs a token, but only its commit spends one (in attempt): a hint found stale,
-    // or buried by the guard, fires nothing and must not slow the backlog down. Late hints that
-    // wait for the guard hold a token meanwhile, so a run takes on no more than it may fire.
-    int held = 0;
-    boolean rateBound = false;
-    while (commits.size() + unchecked.size() < budget) {
-      OptionalLong next = index.hints().nextDueMillis();
-      if (next.isEmpty() || next.getAsLong() > now) {
-        break;
-      }
-      boolean late = isBacklog(next.getAsLong(), now);
-      if (late && !backlog.hasToken(now, held)) {
-        rateBound = true;
-        break;
-      }
-      TimeIndex.Entry hint = index.hints().pollDue(now, 1).get(0);
-      if (hint.version() <= recovery.mintedBeforeStart()) {
-        unchecked.add(hint);
-        held += late ? 1 : 0;
-      } else {
-        attempt(hint, now, commits, retry);
-      }
-    }
-    if (!unchecked.isEmpty()) {
-      Map<ReminderId, ReminderState> outlived = outlived(unchecked);
-      for (TimeIndex.Entry hint : unchecked) {
-        ReminderState end = outlived.get(hint.id());
-        if (end == null) {
-          attempt(hint, now, commits, retry);
-        } else if (!bury(hint, end, now)) {
-          retry.add(hint);
-        }
-      }
-    }
-    // Re-armed a pause ahead, not at their due time: that time is past, so the wake-up would come
-    // at once, and a store that refuses every write (a minority partition) would be asked again
-    // and again, a thousand times a second per reminder.
-    for (TimeIndex.Entry hint : retry) {
-      if (!index.hints().contains(hint.id())) {
-        index.hints().put(hint.id(), hint.version(), now + FAILED_RETRY_PAUSE_MILLIS);
-      }
-    }
-    if (rateBound) {
-      // after the held tokens the guard's burials left unspent: now, if any is left
-      blockedUntil = backlog.nextTokenAt(now);
-    }
-  }
-
-  /** Whether a fire due at {@code dueMillis} is late enough to be paced by the backlog rate. */
-  private boolean isBacklog(long dueMillis, long now) {
-    return dueMillis < now - settings.backlogLateness().toMillis();
-  }
-
-  private void attempt(
-      TimeIndex.Entry hint, long now, List<Firing.Attempt> commits, List<TimeIndex.Entry> retry) {
-    Firing.Attempt attempt = firing.attempt(hint, now);
-    switch (attempt.outcome()) {
-      case COMMITTED -> {
-        commits.add(attempt);
-        if (isBacklog(hint.dueMillis(), now)) {
-          backlog.tryAcquire(now); // available: fireDue checked it, counting the held ones
-        }
-      }
-      case NOT_YET -> index.hints().put(hint.id(), hint.version(), attempt.dueMillis());
-      // Put back after the loop, or this run would retry it at once, forever.
-      case FAILED -> retry.add(hint);
-      case NOT_OWNER -> {
-        // The topology installed now names another primary, but this worker still arms the
-        // segment: the change is not applied yet, or it was a passing one. Kept a pause ahead like
-        // a failure; applying the topology drops it if the segment is gone. Dropped here, a
-        // segment that stays would have this reminder back only when the sweep window reached it.
-        if (index.owns(hint.id().cacheKey())) {
-          retry.add(hint);
-        }
-      }
-      default -> {}
-    }
-  }
-
-  /** The guard's verdict on versions minted before this node started; none if it cannot tell. */
-  private Map<ReminderId, ReminderState> outlived(List<TimeIndex.Entry> hints) {
-    try {
-      return guard.outlived(hints.stream().map(this::candidateOf).toList());
-    } catch (RuntimeException e) {
-      // Holding fires until the archive answers would make firing depend on the database; a
-      // resurrection needs a lost store index, a purged tombstone and this outage at once.
-      LOG.warnf(
-          e,
-          "BELFRY-0321 Could not check %d reminders against the audit archive; firing them"
-              + " unchecked",
-          hints.size());
-      return Map.of();
-    }
-  }
-
-  /**
-   * What the archive knows a hint by: its fence, which an at-least-once delivery's steps share (the
-   * archive records their activities under it), else the version itself.
-   */
-  private ResurrectionGuard.Candidate candidateOf(TimeIndex.Entry hint) {
-    try {
-      Optional<StoredReminder> live = store.get(hint.id());
-      if (live.isPresent() && live.get().record().version() == hint.version()) {
-        return new ResurrectionGuard.Candidate(hint.id(), live.get().record().fence());
-      }
-    } catch (RuntimeException e) {
-      // the attempt re-reads and reports it
-    }
-    return new ResurrectionGuard.Candidate(hint.id(), hint.version());
-  }
-
-  /**
-   * Passes over a resurrected version without firing it: what {@link Firing#afterOutlived} makes of
-   * it (a tombstone, or a recurring reminder's next occurrence) replaces exactly the pending
-   * version the hint names, as a fire's commit would. Returns false if the store failed.
-   */
-  private boolean bury(TimeIndex.Entry hint, ReminderState end, long now) {
-    try {
-      Optional<StoredReminder> live = store.get(hint.id());
-      if (live.isEmpty()
-          || !live.get().record().state().isArmed()
-          || live.get().record().version() != hint.version()) {
-        return true;
-      }
-      ReminderRecord successor = firing.afterOutlived(live.get().record(), end, now);
-      if (!store.replace(live.get(), successor)) {
-        return true;
-      }
-      if (!successor.isTombstone()) {
-        LOG.warnf(
-            "BELFRY-0323 Reminder %s version %d came back from a store, but the audit archive"
-                + " shows its occurrence %d %s: moved on to occurrence %d due %s without firing",
-            hint.id().cacheKey(),
-            hint.version(),
-            live.get().record().occurrence(),
-            end.name().toLowerCase(),
-            successor.occurrence(),
-            Instant.ofEpochMilli(successor.nextDueMillis()));
-      } else {
-        LOG.warnf(
-            "BELFRY-0324 Reminder %s version %d came back from a store, but the audit archive"
-                + " shows it %s: buried as %s without firing",
-            hint.id().cacheKey(),
-            hint.version(),
-            end == ReminderState.CANCELLED ? "cancelled or replaced" : end.name().toLowerCase(),
-            end);
-      }
-      return true;
-    } catch (RuntimeException e) {
-      LOG.warnf(e, "BELFRY-0322 Burying resurrected reminder %s failed; retried", hint.id());
-      return false;
-    }
-  }
-
   /** Arms the single wake-up at the earliest time anything can happen; automatic mode only. */
   private void rearm() {
     if (timer == null || !running) {
@@ -573,33 +401,11 @@ public final class Scheduler implements ChangeSink {
     // happen before blockedUntil: overdue entries must not make the wake-up immediate, or the
     // scheduler would spin until the block ends.
     long next = index.hints().nextDueMillis().orElse(Long.MAX_VALUE);
+    long blockedUntil = dueFires.blockedUntil();
     long at = blockedUntil == Long.MAX_VALUE ? next : Math.max(next, blockedUntil);
     if (at == Long.MAX_VALUE) {
       return;
     }
-    if (wakeUp != null && !wakeUp.isDone() && wakeUpAt <= at) {
-      return;
-    }
-    cancelWakeUp();
-    // Never further out than one scan interval: the sweep runs that often anyway, and a cancelled
-    // task stays in the managed executor's queue until its time (it does not remove on cancel),
-    // holding this scheduler and through it the deployment's class loader. An hour-away wake-up
-    // pinned every undeployed deployment in memory for that hour.
-    long now = clock.millis();
-    long delay = Math.min(Math.max(0, at - now), settings.scanInterval().toMillis());
-    wakeUpAt = now + delay;
-    try {
-      wakeUp = timer.schedule(this::runQuietly, delay, TimeUnit.MILLISECONDS);
-    } catch (RejectedExecutionException e) {
-      LOG.debugf("BELFRY-0307 Timer rejected the wake-up; stopping?");
-    }
-  }
-
-  private void cancelWakeUp() {
-    if (wakeUp != null) {
-      wakeUp.cancel(false);
-      wakeUp = null;
-    }
-    wakeUpAt = Long.MAX_VALUE;
+    wakeUp.at(at);
   }
 }
