@@ -77,13 +77,13 @@ public final class Scheduler implements ChangeSink {
   private final AtomicBoolean runRequested = new AtomicBoolean();
   private final ReentrantLock lock = new ReentrantLock();
 
-  // Guarded by lock.
+  // Guarded by lock: these fields, and the state of these objects.
   private final OwnedIndex index;
   private final Recovery recovery;
   private final Sweep sweep;
   private final DueFires dueFires;
-  private long nextSweepAt = Long.MIN_VALUE;
   private final WakeUp wakeUp;
+  private long nextSweepAt = Long.MIN_VALUE;
   private ScheduledFuture<?> sweeper;
   private ScheduledFuture<?> renewer;
 
