@@ -140,7 +140,7 @@ public class AuditSpill {
           StandardCharsets.UTF_8,
           StandardOpenOption.CREATE,
           StandardOpenOption.APPEND);
-      LOG.errorf("BELFRY-0409 %d unreadable audit spill lines moved to %s", rejected.size(), aside);
+      LOG.errorf("BELFRY-0413 %d unreadable audit spill lines moved to %s", rejected.size(), aside);
     }
     Files.delete(file);
     return replayed;

@@ -58,7 +58,7 @@ public class NodeArchive {
       noArchive(activity.namespace());
     } catch (Exception e) {
       LOG.warnf(
-          "BELFRY-0333 The node's archive refused %s %s/%s: %s",
+          "BELFRY-0335 The node's archive refused %s %s/%s: %s",
           activity.type(), activity.namespace(), activity.key(), cause(e));
     }
   }

@@ -236,7 +236,7 @@ final class Leases {
                       now));
         } catch (RuntimeException e) {
           // The next renewal tries again; two in a row may fail before the lease runs out.
-          LOG.debugf(e, "BELFRY-0332 Renewing the lease on %s failed", flight.id().cacheKey());
+          LOG.debugf(e, "BELFRY-0334 Renewing the lease on %s failed", flight.id().cacheKey());
         }
       }
     }

@@ -59,7 +59,7 @@ public final class WriteListener {
           && value != null
           && foreignTypesLogged.add(key.getClass() + "/" + value.getClass())) {
         LOG.warnf(
-            "BELFRY-0104 Ignoring writes of %s -> %s: not a reminder",
+            "BELFRY-0105 Ignoring writes of %s -> %s: not a reminder",
             key.getClass().getName(), value.getClass().getName());
       }
       return;

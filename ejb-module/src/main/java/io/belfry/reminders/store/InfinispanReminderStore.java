@@ -125,10 +125,10 @@ public final class InfinispanReminderStore implements ReminderStore {
             visitor.visit(key, CacheValues.fromCache(value));
           } catch (RuntimeException e) {
             LOG.warnf(
-                "BELFRY-0201 Skipping entry %s that is not a reminder: %s", key, e.toString());
+                "BELFRY-0203 Skipping entry %s that is not a reminder: %s", key, e.toString());
           }
         } else {
-          LOG.debugf("BELFRY-0202 Skipping foreign entry %s", entry.getKey());
+          LOG.debugf("BELFRY-0204 Skipping foreign entry %s", entry.getKey());
         }
       }
     }
