@@ -109,6 +109,8 @@ final class BadRequests {
     generators.add(this::bodyNotAnObject);
     generators.add(this::wrongContentType);
     generators.add(this::oversizedPayload);
+    generators.add(this::deeplyNestedPayload);
+    generators.add(this::badToken);
   }
 
   Request next() {
@@ -296,5 +298,32 @@ final class BadRequests {
     int size = random.nextInt(10) == 0 ? 1_100_000 : 66_000 + random.nextInt(10_000);
     return put(
         "oversized payload", key(), "{" + first() + ", \"payload\": \"" + "p".repeat(size) + "\"}");
+  }
+
+  private Request deeplyNestedPayload() {
+    // past the parser's 1,000 levels: a 400 naming the field, never the parser's own 500
+    int depth = 1_001 + random.nextInt(3_000);
+    String open = random.nextBoolean() ? "[" : "{\"a\":";
+    String close = open.equals("[") ? "]" : "}";
+    return put(
+        "deeply nested payload",
+        key(),
+        "{" + first() + ", \"payload\": " + open.repeat(depth) + "1" + close.repeat(depth) + "}");
+  }
+
+  private Request badToken() {
+    String[] bodies = {
+      "{\"name\": \"t\", \"roles\": [\"belfry-viewer\"], \"expiresAt\": \"2020-01-01T00:00:00Z\"}",
+      "{\"name\": \"t\", \"roles\": [\"belfry-viewer\"], \"expiresAt\": \"soon\"}",
+      "{\"name\": \"t\", \"roles\": [\"belfry-viewer\"], \"expiresAt\": 1}",
+      "{\"name\": \"t\", \"roles\": [\"belfry-viewer\"], \"namespaces\": [\"a b\"]}",
+      "{\"name\": \"t\", \"roles\": [\"belfry-viewer\"], \"namespaces\": []}",
+      "{\"name\": \"t\", \"roles\": [\"belfry-viewer\"], \"namespaces\": [1]}",
+      "{\"name\": \"t\", \"roles\": [\"root\"]}",
+      "{\"name\": \"t t\", \"roles\": [\"belfry-viewer\"]}",
+      "{\"roles\": [\"belfry-viewer\"]}",
+      "{\"name\": \"t\", \"roles\": [\"belfry-viewer\"], \"secret\": \"x\"}"
+    };
+    return new Request("bad token", "POST", "/tokens", pick(bodies), "application/json");
   }
 }
