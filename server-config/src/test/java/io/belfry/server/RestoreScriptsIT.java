@@ -79,6 +79,7 @@ class RestoreScriptsIT {
           "jdbc-drivers", "/subsystem=datasources:read-children-names(child-type=jdbc-driver)",
           "data-sources", "/subsystem=datasources:read-children-names(child-type=data-source)",
           "custom-realms", "/subsystem=elytron:read-children-names(child-type=custom-realm)",
+          "key-stores", "/subsystem=elytron:read-children-names(child-type=key-store)",
           "security-domains",
               "/subsystem=undertow:read-children-names(child-type=application-security-domain)",
           "registries", "/subsystem=micrometer:read-children-names(child-type=registry)");
@@ -104,6 +105,9 @@ class RestoreScriptsIT {
           "stack",
               // read-resource lists the protocols in stack order (read-children-names sorts them)
               "/subsystem=jgroups/stack=belfry-tcp:read-resource",
+          "encrypt", "/subsystem=jgroups/stack=belfry-tcp/protocol=SYM_ENCRYPT:read-resource",
+          "cluster-key",
+              "/subsystem=elytron/key-store=belfry-cluster-key:read-resource(include-runtime)",
           "tcpping",
               "/subsystem=jgroups/stack=belfry-tcp/protocol=org.jgroups.protocols.TCPPING"
                   + ":read-attribute(name=properties)",
@@ -144,7 +148,9 @@ class RestoreScriptsIT {
         new ProcessBuilder(
                 server.resolve("bin/standalone.sh").toString(),
                 "-Djboss.socket.binding.port-offset=" + PORT_OFFSET,
-                "-Djboss.node.name=restore-check")
+                "-Djboss.node.name=restore-check",
+                // the cluster key, as every node reads it (docs/security.md)
+                "--properties=" + requiredProperty("belfry.cluster.key-properties"))
             .directory(server.toFile())
             .redirectErrorStream(true)
             .redirectOutput(work.resolve("server-console.log").toFile());
@@ -201,6 +207,7 @@ class RestoreScriptsIT {
     assertThat(names(restored, "jdbc-drivers")).doesNotContain("postgresql").contains("h2");
     assertThat(names(restored, "data-sources")).doesNotContain("BelfryDS");
     assertThat(names(restored, "custom-realms")).doesNotContain("belfry-realm");
+    assertThat(names(restored, "key-stores")).doesNotContain("belfry-cluster-key");
     assertThat(names(restored, "security-domains")).doesNotContain("belfry");
     assertThat(names(restored, "registries")).doesNotContain("prometheus");
 
@@ -222,6 +229,7 @@ class RestoreScriptsIT {
     assertThat(names(state, "jdbc-drivers")).as(when).contains("postgresql", "h2");
     assertThat(names(state, "data-sources")).as(when).contains("BelfryDS");
     assertThat(names(state, "custom-realms")).as(when).contains("belfry-realm");
+    assertThat(names(state, "key-stores")).as(when).contains("belfry-cluster-key");
     assertThat(names(state, "security-domains")).as(when).contains("belfry");
     assertThat(names(state, "registries")).as(when).contains("prometheus");
     assertThat(state.get("http-auth").asJsonObject().getString("security-domain"))
@@ -267,10 +275,32 @@ class RestoreScriptsIT {
             "org.jgroups.protocols.FD_SOCK2",
             "FD_ALL3",
             "VERIFY_SUSPECT2",
+            "SYM_ENCRYPT",
+            "SERIALIZE",
             "NAKACK4",
             "UNICAST4",
             "pbcast.GMS",
             "FRAG4");
+
+    JsonObject encrypt = state.get("encrypt").asJsonObject();
+    assertThat(encrypt.getString("key-store")).as(when).isEqualTo("belfry-cluster-key");
+    assertThat(encrypt.getString("key-alias")).as(when).isEqualTo("belfry-cluster");
+    assertThat(encrypt.getJsonObject("properties"))
+        .as(when + ": CBC with a random IV per message, not JGroups' default ECB")
+        .containsEntry("sym_algorithm", Json.createValue("AES/CBC/PKCS5Padding"))
+        .containsEntry("sym_iv_length", Json.createValue("16"));
+    JsonObject key = state.get("cluster-key").asJsonObject();
+    assertThat(key.getJsonObject("path").getString("EXPRESSION_VALUE"))
+        .as(when + ": the key store is named at boot, never one of the build")
+        .isEqualTo("${belfry.cluster.key-store:${jboss.server.data.dir}/cluster-key.p12}");
+    assertThat(key.getJsonObject("credential-reference").getJsonObject("clear-text"))
+        .as(when + ": nor a fixed password")
+        .containsEntry(
+            "EXPRESSION_VALUE", Json.createValue("${belfry.cluster.key-password:unset}"));
+    assertThat(key.getString("state")).as(when + ": the key store loaded").isEqualTo("UP");
+    assertThat(key.getInt("size"))
+        .as(when + ": one entry, the secret key of the file the properties name")
+        .isEqualTo(1);
 
     JsonObject tcpping = state.get("tcpping").asJsonObject();
     assertThat(tcpping.getJsonObject("initial_hosts").getString("EXPRESSION_VALUE"))
