@@ -27,16 +27,50 @@ final class ClusterNodes implements AutoCloseable {
 
   ClusterNodes(int size) {
     this.size = size;
-    Path root = Path.of("").toAbsolutePath();
-    while (!Files.exists(root.resolve("server-config/cluster"))) {
-      root = root.getParent();
-    }
-    script = root.resolve("server-config/cluster");
+    script = root().resolve("server-config/cluster");
     baseOffset = Integer.parseInt(System.getenv().getOrDefault("BELFRY_CLUSTER_OFFSET", "0"));
   }
 
   int size() {
     return size;
+  }
+
+  /** The cluster's directory: node data, audit and cluster key (BELFRY_CLUSTER_DIR). */
+  Path directory() {
+    return Path.of(System.getenv("BELFRY_CLUSTER_DIR"));
+  }
+
+  /**
+   * Makes a cluster key in {@code dir} with {@code server-config/cluster-key}, as the run command
+   * and the cluster script do, unless one is there; returns its properties file (the key store's
+   * path and password, for {@code standalone.sh --properties}).
+   */
+  static Path clusterKey(Path dir) {
+    Path script = root().resolve("server-config/cluster-key");
+    try {
+      Process process =
+          new ProcessBuilder(script.toString(), dir.toString())
+              .redirectError(ProcessBuilder.Redirect.INHERIT)
+              .start();
+      String out = new String(process.getInputStream().readAllBytes()).strip();
+      if (!process.waitFor(1, TimeUnit.MINUTES) || process.exitValue() != 0) {
+        throw new IllegalStateException(script + " " + dir + " failed");
+      }
+      return Path.of(out);
+    } catch (IOException e) {
+      throw new IllegalStateException(script + " did not run", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+
+  static Path root() {
+    Path root = Path.of("").toAbsolutePath();
+    while (!Files.exists(root.resolve("server-config/cluster"))) {
+      root = root.getParent();
+    }
+    return root;
   }
 
   /** Deletes every node's data and the audit, then starts all nodes and waits for each. */
@@ -79,6 +113,15 @@ final class ClusterNodes implements AutoCloseable {
 
   Api api(int n) {
     return new Api(consoleUrl(n) + "api/v1");
+  }
+
+  /** The nodes' JGroups endpoints as TCPPING lists them: 127.0.0.i[7600 + offset]. */
+  String jgroupsHosts() {
+    List<String> hosts = new ArrayList<>();
+    for (int n = 1; n <= size; n++) {
+      hosts.add("127.0.0." + n + "[" + (7600 + baseOffset + 100 * (n - 1)) + "]");
+    }
+    return String.join(",", hosts);
   }
 
   /** The application's root on node {@code n}, ending with a slash. */

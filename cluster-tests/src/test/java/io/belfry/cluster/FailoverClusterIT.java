@@ -324,6 +324,125 @@ class FailoverClusterIT {
             kept, stale.replaced.size(), stillCancelled, stale.cancelled.size()));
   }
 
+  /**
+   * A process that reaches the nodes' JGroups port without the cluster's key can neither join nor
+   * read nor write (docs/security.md, "Between the nodes"). Three JGroups members of this JVM (port
+   * offset 800) use the nodes' stack and cluster name and find the nodes by discovery: two with
+   * another cluster's key, made by the same script, and one with no encryption at all. The two with
+   * a key in common form a view of their own, which shows the intruders' stack joins whoever holds
+   * its key; neither they nor the third are ever in a view with a node, no node sees them, nothing
+   * that reaches them carries a reminder set meanwhile in clear, and the cluster keeps serving and
+   * firing.
+   */
+  @Test
+  @Order(7)
+  void processWithoutTheKey_reachesThePort_neitherJoinsNorReadsAndTheClusterWorks()
+      throws Exception {
+    List<String> nodes = List.of(cluster.name(1), cluster.name(2), cluster.name(3));
+    for (int n = 1; n <= 3; n++) {
+      Api api = cluster.api(n);
+      Await.until("node sees the three nodes", () -> api.members().size() == 3);
+    }
+    java.nio.file.Path otherKey =
+        ClusterNodes.clusterKey(cluster.directory().resolveSibling("intruder-key"));
+    int port = 7600 + 800;
+    String hosts =
+        cluster.jgroupsHosts()
+            + ",127.0.0.1[%d],127.0.0.1[%d],127.0.0.1[%d]".formatted(port, port + 1, port + 2);
+    String marker = "intruder-marker-" + Instant.now().toEpochMilli();
+
+    try (Intruder keyed1 = Intruder.withKey("intruder-a", port, hosts, otherKey);
+        Intruder keyed2 = Intruder.withKey("intruder-b", port + 1, hosts, otherKey);
+        Intruder clear = Intruder.withoutKey("intruder-c", port + 2, hosts)) {
+      List<Intruder> intruders = List.of(keyed1, keyed2, clear);
+      for (Intruder intruder : intruders) {
+        Await.until(
+            "the intruder's discovery heard from every node",
+            () -> nodes.stream().allMatch(n -> intruder.discovered().contains(n)));
+      }
+      Await.until(
+          "the intruders with one key form a view of their own",
+          () -> keyed1.members().containsAll(List.of("intruder-a", "intruder-b")));
+
+      // set and fired through the cluster while the intruders knock
+      Instant since = Instant.now();
+      String key = "intruded-" + since.toEpochMilli();
+      long version =
+          cluster
+              .api(1)
+              .set(
+                  key,
+                  "{\"fireAt\":\"" + since.plusSeconds(5) + "\",\"payload\":\"" + marker + "\"}");
+      assertThat(cluster.api(3).version(key)).as("replicated to node 3").isEqualTo(version);
+      assertThat(Fires.await(cluster.api(1), since, List.of(key), since.plusSeconds(60)))
+          .as("the cluster fires as before")
+          .containsKey(key);
+
+      // Absence can only be watched over a time: three more MERGE3 rounds (every 2-5 s), each of
+      // which makes the sides try to merge, after the intruders heard from every node.
+      Thread.sleep(15_000);
+      for (Intruder intruder : intruders) {
+        assertThat(intruder.views())
+            .as("no view of an intruder ever held a node")
+            .allSatisfy(
+                view ->
+                    // a node's address reads "node1(v=16.0.5)": its name, then Infinispan's tag
+                    assertThat(view.getMembers())
+                        .noneMatch(m -> nodes.stream().anyMatch(String.valueOf(m)::startsWith)));
+        assertThat(nodes.stream().mapToLong(intruder::messagesFrom).sum())
+            .as("the nodes did talk to the intruder (discovery, merge attempts)")
+            .isPositive();
+        assertThat(intruder.received(marker))
+            .as("no byte that reached the intruder held the reminder in clear")
+            .isFalse();
+      }
+      for (int n = 1; n <= 3; n++) {
+        assertThat(cluster.api(n).members())
+            .as("node %d's view", n)
+            .containsExactlyInAnyOrderElementsOf(nodes);
+      }
+    }
+  }
+
+  /**
+   * The cluster's H2 audit database is served over TCP by the first node (H2's automatic mixed
+   * mode, which listens with -tcpAllowOthers): {@code server-config/cluster} binds it to 127.0.0.1
+   * ({@code -Dh2.bindAddress}). The lock file names the address other nodes connect to, and the
+   * port does not answer on any of this machine's other addresses.
+   */
+  @Test
+  @Order(8)
+  void auditDatabaseServer_listensOnLoopbackOnly() throws Exception {
+    java.nio.file.Path lock = cluster.directory().resolve("audit/belfry.lock.db");
+    Await.until("a node serves the audit database", () -> java.nio.file.Files.exists(lock));
+    java.util.Properties properties = new java.util.Properties();
+    try (var in = java.nio.file.Files.newInputStream(lock)) {
+      properties.load(in);
+    }
+    String server = properties.getProperty("server");
+    String host = server.substring(0, server.lastIndexOf(':'));
+    assertThat(java.net.InetAddress.getByName(host).isLoopbackAddress())
+        .as("the address in %s, %s, is loopback", lock, server)
+        .isTrue();
+    int port = Integer.parseInt(server.substring(server.lastIndexOf(':') + 1));
+    try (java.net.Socket socket = new java.net.Socket()) {
+      socket.connect(new java.net.InetSocketAddress("127.0.0.1", port), 2_000);
+    }
+    List<java.net.InetAddress> others =
+        java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces()).stream()
+            .flatMap(i -> java.util.Collections.list(i.getInetAddresses()).stream())
+            .filter(a -> !a.isLoopbackAddress() && !a.isLinkLocalAddress())
+            .toList();
+    for (java.net.InetAddress address : others) {
+      try (java.net.Socket socket = new java.net.Socket()) {
+        socket.connect(new java.net.InetSocketAddress(address, port), 2_000);
+        throw new AssertionError("the audit database answers on " + address + ":" + port);
+      } catch (java.io.IOException refused) {
+        // what we want: nothing listens there
+      }
+    }
+  }
+
   /** Reminders whose newest versions node 3 never saw, with every node killed afterwards. */
   private final class StaleStores {
     final Instant since = Instant.now();
