@@ -124,6 +124,8 @@ final class WildFlyBench {
             "-Djboss.server.base.dir=" + base,
             "-Djboss.socket.binding.port-offset=" + o.wildFlyPortOffset(),
             "-Djboss.node.name=" + NODE,
+            // its own cluster key, as every node needs one (docs/security.md)
+            "--properties=" + clusterKey(base),
             "-Djboss.bind.address=127.0.0.1",
             "-Djboss.bind.address.management=127.0.0.1",
             // the backlog limiter opened up as for Belfry in-JVM (BenchNode.UNTHROTTLED)
@@ -135,6 +137,25 @@ final class WildFlyBench {
     pb.redirectOutput(base.resolve("console.log").toFile());
     LOG.info("starting WildFly " + home + " on " + base + ", port offset " + o.wildFlyPortOffset());
     return pb.start();
+  }
+
+  /** A cluster key made by {@code server-config/cluster-key} in {@code dir}: its properties. */
+  private static String clusterKey(Path dir) throws IOException {
+    Path script = Path.of("server-config/cluster-key").toAbsolutePath();
+    Process process =
+        new ProcessBuilder(script.toString(), dir.toString())
+            .redirectError(ProcessBuilder.Redirect.INHERIT)
+            .start();
+    String properties = new String(process.getInputStream().readAllBytes()).strip();
+    try {
+      if (process.waitFor() != 0) {
+        throw new IllegalStateException(script + " failed; run the harness from the checkout");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+    return properties;
   }
 
   private static void awaitDeployed(Path base, Process server) {

@@ -98,7 +98,9 @@ class RunCommandDataIT {
                 "-Djboss.node.name=run1",
                 "-Djboss.server.data.dir=" + data,
                 "-Djboss.socket.binding.port-offset=" + OFFSET,
-                "-Dbelfry.password-cost=4")
+                "-Dbelfry.password-cost=4",
+                // the run profile's cluster key, made beside the data as the profile makes it
+                "--properties=" + ClusterNodes.clusterKey(data))
             .redirectErrorStream(true)
             .redirectOutput(work.resolve("console.log").toFile());
     builder.environment().put("LAUNCH_JBOSS_IN_BACKGROUND", "true");
