@@ -128,7 +128,7 @@ public class TokenDirectory {
             new Token(
                 rows.getString(1),
                 rows.getString(2),
-                Arrays.asList(rows.getString(3).split(",")),
+                commaSeparated(rows.getString(3)),
                 commaSeparated(rows.getString(4)),
                 instant(rows.getObject(5, OffsetDateTime.class)),
                 rows.getObject(6, OffsetDateTime.class).toInstant(),
