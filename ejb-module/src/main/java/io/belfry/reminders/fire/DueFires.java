@@ -8,12 +8,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletionStage;
 
 /**
- * One run's validate-and-commit: takes the hints due off the {@link OwnedIndex}, has {@link Firing}
- * validate and commit each (a stale hint costs one local read), and collects the commits for the
- * {@link Dispatcher}. Commits trigger write events like any other write, which re-arm the next
- * occurrence or drop the tombstone.
+ * One group's validate-and-commit: takes the hints due off the {@link OwnedIndex}, has {@link
+ * Firing} validate each (a stale hint costs one local read) and issue its commit, then waits for
+ * the group's commits together and collects the winners for the {@link Dispatcher}. Commits trigger
+ * write events like any other write, which re-arm the next occurrence or drop the tombstone.
  *
  * <p><b>Backlog.</b> A fire later than {@link EngineSettings#backlogLateness()} (after downtime or
  * a long outage of a namespace) takes a token from a {@link TokenBucket} when it commits (a hint
@@ -62,36 +63,46 @@ final class DueFires {
   }
 
   /**
-   * Commits what is due at {@code now}, within the backlog rate and {@link
-   * EngineSettings#maxFiresPerRun()}, adding the commits to {@code commits}.
+   * Commits what is due at {@code now}, at most {@code limit} hints and within the backlog rate,
+   * adding the commits to {@code commits}. Every hint's commit is issued before any is waited for
+   * (group commit): a burst of due fires shares the cluster's round trips.
+   *
+   * @return whether it stopped at {@code limit} with more due: the caller dispatches these commits
+   *     and comes back for the next group, so that delivery of one group overlaps the commit of the
+   *     next
    */
-  void commitDue(long now, List<Firing.Attempt> commits) {
+  boolean commitDue(long now, int limit, List<Firing.Attempt> commits) {
     blockedUntil = Long.MAX_VALUE;
     long deliveryRefusedUntil = dispatcher.refusedUntil();
     if (now < deliveryRefusedUntil) {
       // the executor refused the last fire (a server suspending for shutdown, say): committing
       // more now would only undo them again
       blockedUntil = deliveryRefusedUntil;
-      return;
+      return false;
     }
     if (!store.acceptsWrites()) {
       // a minority partition refuses every commit: ask again after a pause, without trying each
       // due reminder (each refusal costs a logged stack trace in Infinispan)
       blockedUntil = now + Scheduler.FAILED_RETRY_PAUSE_MILLIS;
-      return;
+      return false;
     }
     TimeIndex hints = index.hints();
-    int budget = settings.maxFiresPerRun();
-    List<TimeIndex.Entry> retry = new ArrayList<>();
+    List<Issued> issued = new ArrayList<>();
     List<TimeIndex.Entry> unchecked = new ArrayList<>();
-    // A late hint needs a token, but only its commit spends one (in attempt): a hint found stale,
-    // or buried by the guard, fires nothing and must not slow the backlog down. Late hints that
-    // wait for the guard hold a token meanwhile, so a run takes on no more than it may fire.
+    // A late hint needs a token, but only its commit spends one (in settle): a hint found stale, or
+    // buried by the guard, fires nothing and must not slow the backlog down. Late hints whose
+    // commit is under way or that wait for the guard hold a token meanwhile, so a run takes on no
+    // more than it may fire.
     int held = 0;
     boolean rateBound = false;
-    while (commits.size() + unchecked.size() < budget) {
+    boolean full = false;
+    while (true) {
       OptionalLong next = hints.nextDueMillis();
       if (next.isEmpty() || next.getAsLong() > now) {
+        break;
+      }
+      if (issued.size() + unchecked.size() >= limit) {
+        full = true;
         break;
       }
       boolean late = isBacklog(next.getAsLong(), now);
@@ -100,23 +111,28 @@ final class DueFires {
         break;
       }
       TimeIndex.Entry hint = hints.pollDue(now, 1).get(0);
+      held += late ? 1 : 0;
       if (hint.version() <= recovery.mintedBeforeStart()) {
         unchecked.add(hint);
-        held += late ? 1 : 0;
       } else {
-        attempt(hint, now, commits, retry);
+        issued.add(new Issued(hint, firing.attemptAsync(hint, now)));
       }
     }
+    List<TimeIndex.Entry> retry = new ArrayList<>();
     if (!unchecked.isEmpty()) {
       Map<ReminderId, ReminderState> verdict = outlived.verdict(unchecked);
       for (TimeIndex.Entry hint : unchecked) {
         ReminderState end = verdict.get(hint.id());
         if (end == null) {
-          attempt(hint, now, commits, retry);
+          issued.add(new Issued(hint, firing.attemptAsync(hint, now)));
         } else if (!outlived.bury(hint, end, now)) {
           retry.add(hint);
         }
       }
+    }
+    // In issue order, which is due order: the group's deliveries start in the order they were due.
+    for (Issued one : issued) {
+      settle(one.hint(), one.attempt().toCompletableFuture().join(), now, commits, retry);
     }
     // Re-armed a pause ahead, not at their due time: that time is past, so the wake-up would come
     // at once, and a store that refuses every write (a minority partition) would be asked again
@@ -130,16 +146,23 @@ final class DueFires {
       // after the held tokens the guard's burials left unspent: now, if any is left
       blockedUntil = backlog.nextTokenAt(now);
     }
+    return full;
   }
+
+  /** A hint whose commit was issued and is not yet waited for. */
+  private record Issued(TimeIndex.Entry hint, CompletionStage<Firing.Attempt> attempt) {}
 
   /** Whether a fire due at {@code dueMillis} is late enough to be paced by the backlog rate. */
   private boolean isBacklog(long dueMillis, long now) {
     return dueMillis < now - settings.backlogLateness().toMillis();
   }
 
-  private void attempt(
-      TimeIndex.Entry hint, long now, List<Firing.Attempt> commits, List<TimeIndex.Entry> retry) {
-    Firing.Attempt attempt = firing.attempt(hint, now);
+  private void settle(
+      TimeIndex.Entry hint,
+      Firing.Attempt attempt,
+      long now,
+      List<Firing.Attempt> commits,
+      List<TimeIndex.Entry> retry) {
     switch (attempt.outcome()) {
       case COMMITTED -> {
         commits.add(attempt);

@@ -20,6 +20,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import org.jboss.logging.Logger;
 
 /**
@@ -94,49 +97,85 @@ public final class Firing {
 
   /** Validates {@code hint} at {@code nowMillis} and, if it holds, commits its fire. */
   public Attempt attempt(TimeIndex.Entry hint, long nowMillis) {
+    return attemptAsync(hint, nowMillis).toCompletableFuture().join();
+  }
+
+  /**
+   * {@link #attempt} whose commit is not waited for: the validation runs now, in the caller's
+   * thread, and the returned stage completes when the conditional replace has been decided (at once
+   * for every outcome but a commit of an at-most-once fire). A run issues the commits of all its
+   * due hints this way before it waits for any, so that a burst shares the cluster's round trips
+   * instead of paying one replicated write after the other (group commit).
+   */
+  public CompletionStage<Attempt> attemptAsync(TimeIndex.Entry hint, long nowMillis) {
     String key = hint.id().cacheKey();
     try {
       Optional<StoredReminder> live = store.get(hint.id());
       if (live.isEmpty()) {
-        return Attempt.of(Outcome.STALE);
+        return decided(Attempt.of(Outcome.STALE));
       }
       ReminderRecord record = live.get().record();
       if (!record.state().isArmed() || record.version() != hint.version()) {
-        return Attempt.of(Outcome.STALE);
+        return decided(Attempt.of(Outcome.STALE));
       }
       if (!ownership.isPrimaryOwner(key)) {
-        return Attempt.of(Outcome.NOT_OWNER);
+        return decided(Attempt.of(Outcome.NOT_OWNER));
       }
       if (record.armAtMillis() > nowMillis) {
-        return new Attempt(Outcome.NOT_YET, record.armAtMillis(), null, null, null, null);
+        return decided(new Attempt(Outcome.NOT_YET, record.armAtMillis(), null, null, null, null));
       }
       if (record.progress() != null) {
         // a retry, or a lease that expired: the occurrence was decided for delivery already
-        return leases.lease(live.get(), nowMillis);
+        return decided(leases.lease(live.get(), nowMillis));
       }
       MisfireDecision decision = decide(record, nowMillis);
       if (decision.deliver() && record.delivery() == DeliveryMode.AT_LEAST_ONCE) {
-        return leases.lease(live.get(), nowMillis);
+        return decided(leases.lease(live.get(), nowMillis));
       }
       ReminderRecord successor = successor(record, decision, nowMillis);
       // Built before the commit: once the replace has won, nothing may fail before delivery.
       ReminderFired fire =
           decision.deliver() ? fireOf(record, record.version(), 1, nowMillis) : null;
-      if (!store.replace(live.get(), successor)) {
-        return Attempt.of(Outcome.LOST);
-      }
-      return new Attempt(
-          Outcome.COMMITTED, record.nextDueMillis(), record, successor, decision, fire);
+      return store
+          .replaceAsync(live.get(), successor)
+          .handle(
+              (won, failure) -> {
+                if (failure != null) {
+                  return failed(hint, failure);
+                }
+                return won
+                    ? new Attempt(
+                        Outcome.COMMITTED,
+                        record.nextDueMillis(),
+                        record,
+                        successor,
+                        decision,
+                        fire)
+                    : Attempt.of(Outcome.LOST);
+              });
     } catch (ReminderCodecException e) {
       LOG.errorf(e, "BELFRY-0201 Reminder %s cannot be read; it will not fire", key);
-      return Attempt.of(Outcome.STALE);
+      return decided(Attempt.of(Outcome.STALE));
     } catch (RuntimeException e) {
-      // E.g. a timeout while the topology changes: the replace may or may not have happened.
-      // one line: in a minority partition this repeats for every due reminder until the heal
-      LOG.warnf("BELFRY-0202 Firing %s failed; it will be retried: %s", key, e);
-      LOG.debugf(e, "BELFRY-0202 Firing %s failed", key);
-      return new Attempt(Outcome.FAILED, hint.dueMillis(), null, null, null, null);
+      return decided(failed(hint, e));
     }
+  }
+
+  private static CompletionStage<Attempt> decided(Attempt attempt) {
+    return CompletableFuture.completedFuture(attempt);
+  }
+
+  /** E.g. a timeout while the topology changes: the replace may or may not have happened. */
+  private static Attempt failed(TimeIndex.Entry hint, Throwable failure) {
+    Throwable cause =
+        failure instanceof CompletionException && failure.getCause() != null
+            ? failure.getCause()
+            : failure;
+    String key = hint.id().cacheKey();
+    // one line: in a minority partition this repeats for every due reminder until the heal
+    LOG.warnf("BELFRY-0202 Firing %s failed; it will be retried: %s", key, cause);
+    LOG.debugf(cause, "BELFRY-0202 Firing %s failed", key);
+    return new Attempt(Outcome.FAILED, hint.dueMillis(), null, null, null, null);
   }
 
   /** The misfire policy's decision on the occurrence {@code record} is due in, at {@code now}. */

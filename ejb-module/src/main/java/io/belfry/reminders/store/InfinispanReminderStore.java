@@ -8,6 +8,9 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 import org.infinispan.AdvancedCache;
 import org.infinispan.Cache;
@@ -64,12 +67,36 @@ public final class InfinispanReminderStore implements ReminderStore {
 
   @Override
   public boolean replace(StoredReminder expected, ReminderRecord next) {
-    if (!expected.record().id().equals(next.id())) {
-      throw new IllegalArgumentException("replace across ids: " + expected + " by " + next);
-    }
+    requireSameId(expected, next);
     String oldValue = CacheValues.toCache(expected.encoded());
     String newValue = CacheValues.toCache(ReminderCodec.encode(next));
     return clustered(() -> cache.replace(next.id().cacheKey(), oldValue, newValue));
+  }
+
+  @Override
+  public CompletionStage<Boolean> replaceAsync(StoredReminder expected, ReminderRecord next) {
+    requireSameId(expected, next);
+    String oldValue = CacheValues.toCache(expected.encoded());
+    String newValue = CacheValues.toCache(ReminderCodec.encode(next));
+    CompletionStage<Boolean> written;
+    try {
+      written = cache.replaceAsync(next.id().cacheKey(), oldValue, newValue);
+    } catch (RuntimeException e) {
+      written = CompletableFuture.failedFuture(e);
+    }
+    return written.handle(
+        (won, failure) -> {
+          if (failure != null) {
+            throw translated(failure);
+          }
+          return won;
+        });
+  }
+
+  private static void requireSameId(StoredReminder expected, ReminderRecord next) {
+    if (!expected.record().id().equals(next.id())) {
+      throw new IllegalArgumentException("replace across ids: " + expected + " by " + next);
+    }
   }
 
   @Override
@@ -87,11 +114,20 @@ public final class InfinispanReminderStore implements ReminderStore {
     try {
       return command.get();
     } catch (RuntimeException e) {
-      if (isClusterState(e)) {
-        throw new StoreUnavailableException(e.getMessage(), e);
-      }
-      throw e;
+      throw translated(e);
     }
+  }
+
+  /** A failure of the cluster's state as {@link StoreUnavailableException}; others as they are. */
+  private static RuntimeException translated(Throwable failure) {
+    Throwable e =
+        failure instanceof CompletionException && failure.getCause() != null
+            ? failure.getCause()
+            : failure;
+    if (isClusterState(e)) {
+      return new StoreUnavailableException(e.getMessage(), e);
+    }
+    return e instanceof RuntimeException runtime ? runtime : new CompletionException(e);
   }
 
   private static boolean isClusterState(Throwable e) {

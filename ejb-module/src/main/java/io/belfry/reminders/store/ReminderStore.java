@@ -4,6 +4,8 @@ import io.belfry.reminders.model.ReminderId;
 import io.belfry.reminders.model.ReminderRecord;
 import java.util.BitSet;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * Where reminders live: one entry per {@link ReminderId}, the live version or its tombstone. Every
@@ -30,6 +32,20 @@ public interface ReminderStore {
 
   /** Replaces {@code expected} by {@code next} if the entry is still exactly {@code expected}. */
   boolean replace(StoredReminder expected, ReminderRecord next);
+
+  /**
+   * {@link #replace} without waiting: the stage completes when the write is stored and replicated,
+   * or fails as {@code replace} would throw. Many of these in flight share the cluster's round
+   * trips, which is how a run commits a burst of due fires (group commit) instead of one replicated
+   * write after the other. By default, the blocking {@code replace}.
+   */
+  default CompletionStage<Boolean> replaceAsync(StoredReminder expected, ReminderRecord next) {
+    try {
+      return CompletableFuture.completedFuture(replace(expected, next));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
 
   /** Removes the entry if it is still exactly {@code expected}. */
   boolean remove(StoredReminder expected);

@@ -14,7 +14,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
 /**
@@ -61,6 +64,20 @@ final class InMemoryNode implements ReminderStore, Ownership, ChangeFeed {
     }
     notifyWritten(key, value);
     return true;
+  }
+
+  /**
+   * Where {@link #replaceAsync} runs its replace; {@code null} (the default): in the caller, as a
+   * blocking store would. Set by tests of group commit to make commits overlap.
+   */
+  volatile Executor commitExecutor;
+
+  @Override
+  public CompletionStage<Boolean> replaceAsync(StoredReminder expected, ReminderRecord next) {
+    Executor executor = commitExecutor;
+    return executor == null
+        ? ReminderStore.super.replaceAsync(expected, next)
+        : CompletableFuture.supplyAsync(() -> replace(expected, next), executor);
   }
 
   @Override

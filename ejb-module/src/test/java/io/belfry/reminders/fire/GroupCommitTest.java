@@ -1,0 +1,93 @@
+package io.belfry.reminders.fire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.belfry.reminders.engine.ReminderEngine;
+import io.belfry.reminders.engine.ReminderSpec;
+import io.belfry.reminders.model.ReminderId;
+import io.belfry.reminders.schedule.SettableClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Group commit: a burst of due fires commits a group at a time, every commit of a group issued
+ * before any is waited for, and a group is delivered before the next one commits. The store's
+ * replaces run on other threads and take a while each, as a replicated write does.
+ */
+class GroupCommitTest {
+
+  private static final long COMMIT_MILLIS = 30;
+
+  private final InMemoryNode node = new InMemoryNode();
+  private final SettableClock clock = new SettableClock(Instant.parse("2026-11-25T09:00:00Z"));
+  private final ExecutorService replicas = Executors.newCachedThreadPool();
+  private final AtomicInteger inFlight = new AtomicInteger();
+  private final AtomicInteger mostInFlight = new AtomicInteger();
+
+  /** "commit" when a replace has been written, "deliver k" when k is delivered; in that order. */
+  private final List<String> events = new CopyOnWriteArrayList<>();
+
+  @AfterEach
+  void stop() {
+    replicas.shutdownNow();
+  }
+
+  @Test
+  void burstDueAtOnce_commitsOverlapWithinAGroup_andTheFirstGroupIsDeliveredBeforeTheLastCommits() {
+    ReminderEngine engine =
+        ReminderEngine.builder(node, node, node)
+            .clock(clock)
+            .deliveryExecutor(Runnable::run)
+            .delivery(fire -> events.add("deliver " + fire.getKey()))
+            .build();
+    engine.start();
+    int burst = Scheduler.COMMIT_GROUP * 2 + 10;
+    Instant due = clock.now().plusSeconds(1);
+    List<String> keys = IntStream.range(0, burst).mapToObj(i -> "k" + i).toList();
+    for (String key : keys) {
+      engine.set(ReminderSpec.once(ReminderId.of("ns", key), due, null));
+    }
+    node.commitExecutor = task -> replicas.execute(slowly(task));
+    clock.advance(Duration.ofSeconds(1));
+
+    assertThat(engine.tick()).as("one run commits the whole burst").isEqualTo(burst);
+
+    List<String> delivered =
+        events.stream().filter(e -> e.startsWith("deliver ")).map(e -> e.substring(8)).toList();
+    assertThat(delivered).as("each once").containsExactlyInAnyOrderElementsOf(keys);
+    assertThat(mostInFlight.get())
+        .as("commits of one group in flight together (one at a time before group commit)")
+        .isGreaterThan(Scheduler.COMMIT_GROUP / 2)
+        .isLessThanOrEqualTo(Scheduler.COMMIT_GROUP);
+    int firstDelivery = events.indexOf("deliver " + delivered.get(0));
+    int lastCommit = events.lastIndexOf("commit");
+    assertThat(firstDelivery)
+        .as("the first group is delivered while later groups still commit")
+        .isLessThan(lastCommit);
+    assertThat(node.size()).isEqualTo(burst);
+    assertThat(engine.tick()).as("nothing fires twice").isZero();
+  }
+
+  /** A replace that takes {@link #COMMIT_MILLIS}, counting how many run at once. */
+  private Runnable slowly(Runnable replace) {
+    return () -> {
+      mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+      try {
+        Thread.sleep(COMMIT_MILLIS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      inFlight.decrementAndGet();
+      replace.run();
+      events.add("commit");
+    };
+  }
+}
