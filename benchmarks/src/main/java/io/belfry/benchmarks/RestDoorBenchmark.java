@@ -4,10 +4,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Base64;
 
 /**
  * The REST door of one running node: authenticated {@code PUT /reminders/default/{key}} (HTTP
@@ -33,11 +31,7 @@ public final class RestDoorBenchmark {
       System.exit(2);
     }
     String api = args[0];
-    String authorization =
-        args[1].startsWith("bearer:")
-            ? "Bearer " + args[1].substring("bearer:".length())
-            : "Basic "
-                + Base64.getEncoder().encodeToString(args[1].getBytes(StandardCharsets.UTF_8));
+    String authorization = RestAuth.header(args[1]);
     int seconds = args.length > 2 ? Integer.parseInt(args[2]) : 15;
     String run = "door-" + System.currentTimeMillis() + "-";
     for (int clients : new int[] {1, 8}) {
