@@ -11,6 +11,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.time.zone.ZoneOffsetTransition;
 import java.util.Optional;
 
 /**
@@ -107,7 +108,17 @@ final class WallClockCron {
     try {
       // The wall-clock reading of `after`; inside an overlap both instants read the same, and the
       // strictly-after check below skips matches that resolve to the earlier one.
-      cursor = LocalDateTime.ofInstant(after, zone).atZone(ZoneOffset.UTC);
+      LocalDateTime from = LocalDateTime.ofInstant(after, zone);
+      ZoneOffsetTransition last = zone.getRules().previousTransition(after.plusNanos(1));
+      if (last != null
+          && last.isGap()
+          && after.isBefore(last.getInstant().plus(last.getDuration()))) {
+        // Less than a gap's length after a spring-forward, `after` reads later than the gap's
+        // wall-clock times, yet they fire later still, shifted by the gap (03:10 CEST reads after
+        // 02:30, which fires at 03:30 CEST): search from the gap's start
+        from = last.getDateTimeBefore().minusSeconds(1);
+      }
+      cursor = from.atZone(ZoneOffset.UTC);
     } catch (DateTimeException beyondLocalDateTimeRange) {
       return Optional.empty();
     }

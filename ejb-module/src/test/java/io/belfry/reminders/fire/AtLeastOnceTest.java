@@ -305,6 +305,9 @@ class AtLeastOnceTest {
     assertThat(state()).isEqualTo(ReminderState.DELIVERING);
     release.countDown();
     awaitState(ReminderState.FIRED);
+    // the flight ends after the commit the state shows: wait for the delivery task to finish
+    deliveryThreads.shutdown();
+    assertThat(deliveryThreads.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
 
     assertThat(attempts).hasSize(1);
     assertThat(engine.deliveriesInFlight()).isZero();

@@ -215,6 +215,19 @@ class TimelineTest {
   }
 
   @Test
+  void next_cronParisSpringForward_fromJustAfterTheJump_gapTimeStillFiresThatDay() {
+    // set at 03:10 CEST, which reads later than 02:30: the day's 02:30 is 03:30 CEST, still ahead
+    Timeline daily = cron("30 2 * * *", PARIS);
+    assertThat(daily.next(new Occurrence(at("2026-03-29T01:10:00Z"), 1)).orElseThrow().due())
+        .isEqualTo(at("2026-03-29T01:30:00Z"));
+    // at 03:30 CEST itself, and after it: the next day
+    assertThat(daily.next(new Occurrence(at("2026-03-29T01:30:00Z"), 1)).orElseThrow().due())
+        .isEqualTo(at("2026-03-30T00:30:00Z"));
+    assertThat(daily.next(new Occurrence(at("2026-03-29T01:45:00Z"), 1)).orElseThrow().due())
+        .isEqualTo(at("2026-03-30T00:30:00Z"));
+  }
+
+  @Test
   void next_cronParisSpringForwardHalfHourly_noDuplicatesAcrossGap() {
     Timeline halfHourly = cron("*/30 * * * *", PARIS);
     assertThat(cronPositions(halfHourly, at("2026-03-29T00:00:00Z"), 5))
