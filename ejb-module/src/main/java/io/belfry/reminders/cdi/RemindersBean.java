@@ -1,41 +1,25 @@
 package io.belfry.reminders.cdi;
 
-import io.belfry.reminders.api.InvalidReminderException;
-import io.belfry.reminders.api.InvalidReminderException.Violation;
 import io.belfry.reminders.api.Reminder;
 import io.belfry.reminders.api.ReminderPage;
 import io.belfry.reminders.api.ReminderQuery;
 import io.belfry.reminders.api.ReminderRequest;
-import io.belfry.reminders.api.ReminderStatus;
 import io.belfry.reminders.api.Reminders;
-import io.belfry.reminders.engine.ListQuery;
-import io.belfry.reminders.engine.RecordPage;
-import io.belfry.reminders.engine.ReminderEngine;
-import io.belfry.reminders.engine.ReminderSpec;
-import io.belfry.reminders.engine.SetResult;
-import io.belfry.reminders.model.ReminderId;
-import io.belfry.reminders.model.ReminderRecord;
-import io.belfry.reminders.model.ReminderState;
-import io.belfry.reminders.schedule.Bounds;
-import io.belfry.reminders.schedule.Occurrence;
-import io.belfry.reminders.schedule.Timeline;
+import io.belfry.reminders.engine.EngineReminders;
+import io.belfry.reminders.schedule.Clock;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validator;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
- * The {@link Reminders} bean: checks every request with Bean Validation at the door (the same
- * constraints the REST API and the console use), fills in the caller's namespace, and hands the
- * engine a validated specification.
+ * The {@link Reminders} bean of a deployment: {@link EngineReminders} on this deployment's engine,
+ * with the container's validator and the deployment's namespace. The logic lives there, so that the
+ * test kit runs the same door without CDI.
  */
 @ApplicationScoped
 public class RemindersBean implements Reminders {
@@ -46,233 +30,73 @@ public class RemindersBean implements Reminders {
 
   @Inject DeploymentNamespaces namespaces;
 
+  private Reminders delegate;
+
+  @PostConstruct
+  void init() {
+    // suppliers, not values: the engine and namespaces resolve when first used
+    delegate =
+        new EngineReminders(
+            runtime::engine, validator, namespaces::callerNamespace, Clock.system());
+  }
+
   @Override
   public Reminder set(ReminderRequest request) {
-    return put(request).reminder();
+    return delegate.set(request);
   }
 
   @Override
   public SetOutcome put(ReminderRequest request) {
-    ReminderRequest complete = validated(request);
-    try {
-      return put(spec(complete, Instant.now()));
-    } catch (IllegalArgumentException e) {
-      // Bounds that end the timeline before its first occurrence: nothing would ever fire.
-      throw InvalidReminderException.of("until", e.getMessage());
-    }
+    return delegate.put(request);
   }
 
   @Override
   public List<SetOutcome> putAll(List<ReminderRequest> reminders) {
-    if (reminders == null || reminders.isEmpty()) {
-      throw InvalidReminderException.of("reminders", "must hold at least one reminder");
-    }
-    if (reminders.size() > MAX_BATCH) {
-      throw InvalidReminderException.of(
-          "reminders", "must hold at most " + MAX_BATCH + " reminders, not " + reminders.size());
-    }
-    // every request is checked, and every violation collected, before anything is set
-    Instant now = Instant.now();
-    List<ReminderSpec> specs = new ArrayList<>();
-    List<Violation> violations = new ArrayList<>();
-    Map<ReminderId, Integer> firstIndexOf = new HashMap<>();
-    for (int i = 0; i < reminders.size(); i++) {
-      String prefix = "reminders[" + i + "].";
-      try {
-        ReminderRequest complete = validated(reminders.get(i));
-        Integer earlier = firstIndexOf.putIfAbsent(id(complete), i);
-        if (earlier != null) {
-          violations.add(new Violation(prefix + "key", "repeats reminders[" + earlier + "]"));
-        } else if (timeline(complete).first(complete.firstFireAt(now), now).isEmpty()) {
-          violations.add(
-              new Violation(
-                  prefix + "until",
-                  "ends the reminder before its first occurrence: it would never fire"));
-        } else {
-          specs.add(spec(complete, now));
-        }
-      } catch (InvalidReminderException e) {
-        e.getViolations()
-            .forEach(v -> violations.add(new Violation(prefix + v.field(), v.message())));
-      }
-    }
-    if (!violations.isEmpty()) {
-      throw new InvalidReminderException(violations);
-    }
-    List<SetOutcome> outcomes = new ArrayList<>(specs.size());
-    for (int i = 0; i < specs.size(); i++) {
-      try {
-        outcomes.add(put(specs.get(i)));
-      } catch (IllegalArgumentException e) {
-        // checked above at the same now; the clock only moves on, which cannot end a timeline
-        // sooner, so this would be a bug
-        throw new IllegalStateException("reminders[" + i + "]: " + e.getMessage(), e);
-      }
-    }
-    return outcomes;
-  }
-
-  private SetOutcome put(ReminderSpec spec) {
-    SetResult result = engine().set(spec);
-    return new SetOutcome(view(result.record()), result.created());
-  }
-
-  private static ReminderSpec spec(ReminderRequest complete, Instant now) {
-    return new ReminderSpec(
-        id(complete),
-        complete.schedule(),
-        complete.firstFireAt(now),
-        complete.getUntil(),
-        complete.getMaxOccurrences(),
-        complete.getMisfire(),
-        complete.getDeadline(),
-        complete.getDelivery(),
-        complete.getPayload(),
-        complete.getContentType());
-  }
-
-  private static ReminderId id(ReminderRequest complete) {
-    return ReminderId.of(complete.getNamespace(), complete.getKey());
-  }
-
-  private static Timeline timeline(ReminderRequest complete) {
-    return Timeline.of(
-        complete.schedule(),
-        new Bounds(
-            complete.getUntil(),
-            complete.getMaxOccurrences() == null
-                ? null
-                : complete.getMaxOccurrences().longValue()));
-  }
-
-  @Override
-  public List<Instant> preview(ReminderRequest request, int count) {
-    ReminderRequest complete = validated(request);
-    Instant now = Instant.now();
-    List<Instant> due = new ArrayList<>();
-    Timeline timeline = timeline(complete);
-    Optional<Occurrence> next = timeline.first(complete.firstFireAt(now), now);
-    while (next.isPresent() && due.size() < count) {
-      due.add(next.get().due());
-      next = timeline.next(next.get());
-    }
-    return due;
+    return delegate.putAll(reminders);
   }
 
   @Override
   public Reminder setAt(String key, Instant at, byte[] payload) {
-    return set(ReminderRequest.key(key).at(at).payload(payload).build());
+    return delegate.setAt(key, at, payload);
   }
 
   @Override
   public Reminder setAfter(String key, Duration delay, byte[] payload) {
-    return set(ReminderRequest.key(key).after(delay).payload(payload).build());
+    return delegate.setAfter(key, delay, payload);
   }
 
   @Override
   public Optional<Reminder> get(String key) {
-    return get(namespaces.callerNamespace(), key);
+    return delegate.get(key);
   }
 
   @Override
   public Optional<Reminder> get(String namespace, String key) {
-    return engine().get(id(namespace, key)).filter(r -> !r.isTombstone()).map(RemindersBean::view);
+    return delegate.get(namespace, key);
   }
 
   @Override
   public void cancel(String key) {
-    cancel(namespaces.callerNamespace(), key);
+    delegate.cancel(key);
   }
 
   @Override
   public void cancel(String namespace, String key) {
-    engine().cancel(id(namespace, key));
+    delegate.cancel(namespace, key);
   }
 
   @Override
   public void redeliver(String namespace, String key) {
-    engine().redeliver(id(namespace, key));
+    delegate.redeliver(namespace, key);
   }
 
   @Override
   public ReminderPage list(ReminderQuery query) {
-    ReminderQuery q = query == null ? ReminderQuery.all() : query;
-    check(validator.validate(q));
-    if (q.keyPrefix() != null && q.namespace() == null) {
-      throw InvalidReminderException.of("keyPrefix", "needs a namespace");
-    }
-    RecordPage page =
-        engine()
-            .list(
-                new ListQuery(
-                    q.namespace(),
-                    q.keyPrefix(),
-                    q.state() == null ? null : ReminderState.valueOf(q.state().name()),
-                    q.dueAfter(),
-                    q.dueBefore(),
-                    q.cursor(),
-                    q.limit()));
-    return new ReminderPage(
-        page.items().stream().map(RemindersBean::view).toList(), page.nextAfterKey().orElse(null));
+    return delegate.list(query);
   }
 
-  private ReminderEngine engine() {
-    return runtime.engine();
-  }
-
-  /** A copy of {@code request} in the caller's namespace if it names none, validated. */
-  private ReminderRequest validated(ReminderRequest request) {
-    if (request == null) {
-      throw InvalidReminderException.of("request", "is required");
-    }
-    ReminderRequest complete = request.toBuilder().build();
-    if (complete.getNamespace() == null) {
-      complete.setNamespace(namespaces.callerNamespace());
-    }
-    check(validator.validate(complete));
-    return complete;
-  }
-
-  private static ReminderId id(String namespace, String key) {
-    if (!ReminderId.isValidNamespace(namespace)) {
-      throw InvalidReminderException.of(
-          "namespace",
-          "must be 1 to 128 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit");
-    }
-    if (!ReminderId.isValidKey(key)) {
-      throw InvalidReminderException.of(
-          "key", "must be 1 to 512 characters without control characters");
-    }
-    return ReminderId.of(namespace, key);
-  }
-
-  private static <T> void check(Set<ConstraintViolation<T>> violations) {
-    if (!violations.isEmpty()) {
-      throw InvalidReminderException.from(violations);
-    }
-  }
-
-  /** The API's read view of a stored record. */
-  static Reminder view(ReminderRecord r) {
-    return new Reminder(
-        r.id().namespace(),
-        r.id().key(),
-        r.version(),
-        ReminderStatus.valueOf(r.state().name()),
-        r.state().isArmed() ? Instant.ofEpochMilli(r.armAtMillis()) : null,
-        r.schedule(),
-        r.schedule().text(),
-        r.untilMillis() == null ? null : Instant.ofEpochMilli(r.untilMillis()),
-        r.maxOccurrences(),
-        r.occurrence(),
-        r.misfire(),
-        r.deadlineMillis() == null ? null : Duration.ofMillis(r.deadlineMillis()),
-        r.delivery(),
-        r.payload(),
-        r.contentType(),
-        Instant.ofEpochMilli(r.createdAtMillis()),
-        Instant.ofEpochMilli(r.updatedAtMillis()),
-        r.attempts(),
-        r.progress() == null ? null : r.progress().lastError());
+  @Override
+  public List<Instant> preview(ReminderRequest request, int count) {
+    return delegate.preview(request, count);
   }
 }
