@@ -26,13 +26,16 @@ import org.jboss.logging.Logger;
  * the whole cluster, changed at run time through the API or the console.
  *
  * <p>Fires read a copy of the whole table (one row per namespace that has a sink, so a handful),
- * reloaded at most every {@link #CACHE_TTL}: a fire costs no query, and a change made on another
- * node reaches this one within that delay (a change made here is seen at once). If the table cannot
- * be read, fires keep the last copy, and the failure is retried a TTL later; only a node that never
- * read it fails its fires (the fire is then audited or retried, as its delivery mode says). The
- * schema was migrated at deployment start ({@link io.belfry.schema.SchemaStartup}), never here: a
- * lazy migration on the delivery threads of nodes sharing a fresh database raced, and the loser
- * failed every delivery.
+ * never older than {@link #CACHE_TTL}: a fire costs no query, and a change made on another node
+ * reaches this one within that delay (a change made here is seen at once). The copy is refreshed
+ * ahead, by the first fire after half the TTL while the others go on with the copy, so fires rarely
+ * wait for the table; they wait only when the copy has reached the TTL or was invalidated by a
+ * change made here, since using it then would break those promises (several fires due together used
+ * to deliver past a change while one of them reloaded). If the table cannot be read, fires keep the
+ * last copy, and the failure is retried a TTL later; only a node that never read it fails its fires
+ * (the fire is then audited or retried, as its delivery mode says). The schema was migrated at
+ * deployment start ({@link io.belfry.schema.SchemaStartup}), never here: a lazy migration on the
+ * delivery threads of nodes sharing a fresh database raced, and the loser failed every delivery.
  */
 @ApplicationScoped
 public class JdbcSinkDirectory implements SinkDirectory {
@@ -81,7 +84,9 @@ public class JdbcSinkDirectory implements SinkDirectory {
   public Optional<SinkSettings> forNamespace(String namespace) {
     Copy current = copy;
     if (current == null || expired(current)) {
-      current = reload(current);
+      current = reload(current, true);
+    } else if (refreshDue(current)) {
+      current = reload(current, false);
     }
     return Optional.ofNullable(current.sinks().get(namespace));
   }
@@ -90,20 +95,25 @@ public class JdbcSinkDirectory implements SinkDirectory {
     return nanoTime.getAsLong() - c.loadedAt() >= CACHE_TTL.toNanos();
   }
 
+  /** Half the TTL: time to read the table again while the copy is still good to use. */
+  private boolean refreshDue(Copy c) {
+    return nanoTime.getAsLong() - c.loadedAt() >= CACHE_TTL.toNanos() / 2;
+  }
+
   /**
-   * One load at a time. While it runs, other fires use the copy they have rather than wait on the
-   * database; only fires with no copy at all (a node that has not read the table yet) wait.
+   * One load at a time. A fire whose copy is still within the TTL ({@code wait} false) does not
+   * wait for it: it goes on with that copy while another fire loads. A fire whose copy has expired,
+   * or that has none, waits for the load, or for the one under way.
    */
-  private Copy reload(Copy seen) {
-    if (seen != null && !loading.tryLock()) {
-      return seen;
-    }
-    if (seen == null) {
+  private Copy reload(Copy seen, boolean wait) {
+    if (wait) {
       loading.lock();
+    } else if (!loading.tryLock()) {
+      return seen;
     }
     try {
       Copy current = copy;
-      if (current != null && current != seen && !expired(current)) {
+      if (current != null && current != seen && !refreshDue(current)) {
         return current;
       }
       long now = nanoTime.getAsLong();

@@ -151,18 +151,19 @@ class JdbcSinkDirectoryTest {
   }
 
   @Test
-  void forNamespace_changeOnAnotherNode_seenOnlyAfterTheCacheTtl() throws SQLException {
+  void forNamespace_changeOnAnotherNode_seenWithinTheCacheTtl() throws SQLException {
     directory.save("shop", SinkSettings.webhook("http://127.0.0.1:9/a", SECRET), "alice");
     assertThat(directory.forNamespace("shop").orElseThrow().webhookUrl())
         .isEqualTo("http://127.0.0.1:9/a");
 
     updateBehindItsBack("UPDATE belfry_sink SET webhook_url = 'http://127.0.0.1:9/b'");
-    advance(JdbcSinkDirectory.CACHE_TTL.minusMillis(1));
+    advance(JdbcSinkDirectory.CACHE_TTL.dividedBy(2).minusMillis(1));
     assertThat(directory.forNamespace("shop").orElseThrow().webhookUrl())
-        .as("within the TTL, the copy")
+        .as("before half the TTL, the copy")
         .isEqualTo("http://127.0.0.1:9/a");
 
-    advance(Duration.ofMillis(1));
+    // refreshed ahead from half the TTL on; at the TTL at the latest
+    advance(JdbcSinkDirectory.CACHE_TTL.dividedBy(2).plusMillis(1));
     assertThat(directory.forNamespace("shop").orElseThrow().webhookUrl())
         .isEqualTo("http://127.0.0.1:9/b");
   }
@@ -218,10 +219,10 @@ class JdbcSinkDirectoryTest {
   }
 
   @Test
-  void forNamespace_whileAnotherFireReloads_usesTheCopyWithoutWaiting() throws Exception {
+  void forNamespace_refreshAfterHalfTheTtl_otherFiresUseTheCopyWithoutWaiting() throws Exception {
     directory.save("shop", SinkSettings.webhook("http://127.0.0.1:9/a", SECRET), "alice");
     assertThat(directory.forNamespace("shop")).isPresent();
-    advance(JdbcSinkDirectory.CACHE_TTL);
+    advance(JdbcSinkDirectory.CACHE_TTL.dividedBy(2));
     hang = new CountDownLatch(1);
 
     CompletableFuture<?> reloading = CompletableFuture.runAsync(() -> directory.forNamespace("x"));
@@ -230,5 +231,26 @@ class JdbcSinkDirectoryTest {
     assertThat(directory.forNamespace("shop")).as("the copy, at once").isPresent();
     hang.countDown();
     reloading.get(5, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void forNamespace_copyAtTheTtl_firesWaitForTheReloadUnderWay_andSeeTheChange() throws Exception {
+    directory.save("shop", SinkSettings.webhook("http://127.0.0.1:9/a", SECRET), "alice");
+    assertThat(directory.forNamespace("shop")).isPresent();
+    updateBehindItsBack("UPDATE belfry_sink SET webhook_url = 'http://127.0.0.1:9/b'");
+    advance(JdbcSinkDirectory.CACHE_TTL);
+    hang = new CountDownLatch(1);
+
+    CompletableFuture<?> reloading = CompletableFuture.runAsync(() -> directory.forNamespace("x"));
+    assertThat(hanging.await(5, TimeUnit.SECONDS)).as("the reload waits on the database").isTrue();
+    CompletableFuture<String> other =
+        CompletableFuture.supplyAsync(
+            () -> directory.forNamespace("shop").orElseThrow().webhookUrl());
+    Thread.sleep(200);
+    assertThat(other).as("a copy as old as the TTL is not used").isNotDone();
+
+    hang.countDown();
+    reloading.get(5, TimeUnit.SECONDS);
+    assertThat(other.get(5, TimeUnit.SECONDS)).isEqualTo("http://127.0.0.1:9/b");
   }
 }
