@@ -3,41 +3,92 @@ package io.belfry.cluster;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The cluster under test: real WildFly processes started, stopped and killed through the same
  * {@code server-config/cluster} script an operator uses. Where the nodes live, their ports and the
- * first admin come from failsafe's environment (see this module's pom).
+ * first admin come from failsafe's environment (see this module's pom). The audit database is H2 in
+ * the cluster's directory, or a PostgreSQL database of its own ({@link #onPostgresql}).
  */
 final class ClusterNodes implements AutoCloseable {
 
   static final String ADMIN = "it-admin";
   static final String ADMIN_PASSWORD = "it-admin-password";
 
+  /** The machine's PostgreSQL, as .ci/run sets it up: trust authentication, user postgres. */
+  private static final String POSTGRESQL = "jdbc:postgresql://127.0.0.1:5432/";
+
   private final Path script;
   private final int size;
   private final int baseOffset;
+  private final Path directory;
+
+  /** The PostgreSQL database the nodes share; null for the H2 file in {@link #directory()}. */
+  private final String database;
+
+  /** What the script's processes get on top of failsafe's environment. */
+  private final Map<String, String> environment = new HashMap<>();
 
   /** How long one script command may take; a benchmark on a large store may need more. */
   private static final long COMMAND_TIMEOUT_MINUTES =
       Long.getLong("belfry.cluster.commandTimeoutMinutes", 10);
 
+  /** A cluster on H2 (BELFRY_CLUSTER_DB=h2) in the configured BELFRY_CLUSTER_DIR. */
   ClusterNodes(int size) {
+    this(size, null);
+  }
+
+  private ClusterNodes(int size, String database) {
     this.size = size;
+    this.database = database;
     script = root().resolve("server-config/cluster");
     baseOffset = Integer.parseInt(System.getenv().getOrDefault("BELFRY_CLUSTER_OFFSET", "0"));
+    Path configured = Path.of(System.getenv("BELFRY_CLUSTER_DIR"));
+    directory =
+        database == null
+            ? configured
+            : configured.resolveSibling(configured.getFileName() + "-postgresql");
+    environment.put("BELFRY_CLUSTER_DIR", directory.toString());
+    environment.put("BELFRY_CLUSTER_DB", database == null ? "h2" : "postgresql");
+    if (database != null) {
+      environment.put("BELFRY_DB_URL", POSTGRESQL + database);
+    }
+  }
+
+  /**
+   * A cluster whose nodes share PostgreSQL database {@code database} on 127.0.0.1:5432 as their
+   * audit database (BELFRY_CLUSTER_DB=postgresql, BELFRY_DB_URL), in a directory of its own:
+   * BELFRY_CLUSTER_DIR + "-postgresql". {@link #startClean()} drops and creates that database, so
+   * the cluster starts fresh there too; the script never drops one (an operator's {@code clean}
+   * keeps theirs).
+   */
+  static ClusterNodes onPostgresql(int size, String database) {
+    if (!database.matches("[a-z_][a-z0-9_]*")) {
+      throw new IllegalArgumentException("not a plain database name: " + database);
+    }
+    return new ClusterNodes(size, database);
   }
 
   int size() {
     return size;
   }
 
-  /** The cluster's directory: node data, audit and cluster key (BELFRY_CLUSTER_DIR). */
+  /**
+   * The cluster's directory: node data, H2 audit and cluster key (BELFRY_CLUSTER_DIR; on PostgreSQL
+   * its sibling with "-postgresql").
+   */
   Path directory() {
-    return Path.of(System.getenv("BELFRY_CLUSTER_DIR"));
+    return directory;
   }
 
   /**
@@ -73,11 +124,29 @@ final class ClusterNodes implements AutoCloseable {
     return root;
   }
 
-  /** Deletes every node's data and the audit, then starts all nodes and waits for each. */
+  /**
+   * Deletes every node's data and the audit (on PostgreSQL: drops and creates the database), then
+   * starts all nodes and waits for each.
+   */
   ClusterNodes startClean() {
     run("clean");
+    if (database != null) {
+      recreateDatabase();
+    }
     run("start", String.valueOf(size));
     return this;
+  }
+
+  private void recreateDatabase() {
+    Properties user = new Properties();
+    user.setProperty("user", "postgres");
+    try (Connection connection = DriverManager.getConnection(POSTGRESQL + "test", user);
+        Statement statement = connection.createStatement()) {
+      statement.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+      statement.execute("CREATE DATABASE " + database);
+    } catch (SQLException e) {
+      throw new IllegalStateException("could not make a fresh database " + database, e);
+    }
   }
 
   /** Starts node {@code n} (1-based) if it is not running, and waits until it is healthy. */
@@ -139,7 +208,9 @@ final class ClusterNodes implements AutoCloseable {
     command.add(script.toString());
     command.addAll(List.of(args));
     try {
-      Process process = new ProcessBuilder(command).inheritIO().start();
+      ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
+      builder.environment().putAll(environment);
+      Process process = builder.start();
       if (!process.waitFor(COMMAND_TIMEOUT_MINUTES, TimeUnit.MINUTES) || process.exitValue() != 0) {
         process.destroyForcibly();
         throw new IllegalStateException(String.join(" ", command) + " failed");
