@@ -63,7 +63,7 @@ public final class Firing {
   }
 
   /**
-   * The result of {@link #attempt}.
+   * The result of {@link #attemptAsync}.
    *
    * @param due the version that was due (null unless committed)
    * @param successor what replaced it: a tombstone or the next occurrence (null unless committed)
@@ -95,17 +95,13 @@ public final class Firing {
     this.leases = Objects.requireNonNull(leases, "leases");
   }
 
-  /** Validates {@code hint} at {@code nowMillis} and, if it holds, commits its fire. */
-  public Attempt attempt(TimeIndex.Entry hint, long nowMillis) {
-    return attemptAsync(hint, nowMillis).toCompletableFuture().join();
-  }
-
   /**
-   * {@link #attempt} whose commit is not waited for: the validation runs now, in the caller's
-   * thread, and the returned stage completes when the conditional replace has been decided (at once
-   * for every outcome but a commit of an at-most-once fire). A run issues the commits of all its
-   * due hints this way before it waits for any, so that a burst shares the cluster's round trips
-   * instead of paying one replicated write after the other (group commit).
+   * Validates {@code hint} at {@code nowMillis} and, if it holds, issues the commit of its fire
+   * without waiting for it: the validation runs now, in the caller's thread, and the returned stage
+   * completes when the conditional replace has been decided (at once for every outcome but a commit
+   * of an at-most-once fire). A run issues the commits of all its due hints this way before it
+   * waits for any, so that a burst shares the cluster's round trips instead of paying one
+   * replicated write after the other (group commit).
    */
   public CompletionStage<Attempt> attemptAsync(TimeIndex.Entry hint, long nowMillis) {
     String key = hint.id().cacheKey();
