@@ -3,13 +3,11 @@ package io.belfry.test;
 import io.belfry.reminders.api.ReminderFired;
 import io.belfry.reminders.api.Reminders;
 import io.belfry.reminders.engine.EngineReminders;
-import io.belfry.reminders.engine.ListQuery;
-import io.belfry.reminders.engine.RecordPage;
 import io.belfry.reminders.engine.ReminderEngine;
+import io.belfry.reminders.engine.VirtualTimeDriver;
 import io.belfry.reminders.fire.AtLeastOnceSettings;
 import io.belfry.reminders.fire.EngineSettings;
 import io.belfry.reminders.fire.RetryPolicy;
-import io.belfry.reminders.model.ReminderRecord;
 import io.belfry.reminders.placement.CacheChangeFeed;
 import io.belfry.reminders.schedule.SettableClock;
 import io.belfry.reminders.store.InfinispanReminderStore;
@@ -21,7 +19,6 @@ import jakarta.validation.ValidatorFactory;
 import java.lang.annotation.ElementType;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -55,9 +52,6 @@ public final class VirtualBelfry implements AutoCloseable {
   /** The caller's namespace of {@link #reminders()}, for code that names none. */
   public static final String DEFAULT_NAMESPACE = "default";
 
-  /** One listing page when looking for the next due reminder. */
-  private static final int PAGE = 1_000;
-
   /**
    * One factory for the JVM (building one costs about as much as a test); each instance takes a
    * validator reading its own clock from it.
@@ -74,6 +68,7 @@ public final class VirtualBelfry implements AutoCloseable {
   private final FireLog fires = new FireLog();
   private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
   private final Map<String, Reminders> remindersByNamespace = new ConcurrentHashMap<>();
+  private final VirtualTimeDriver time;
   private ReminderEngine engine;
 
   private record Subscription(Predicate<String> namespaces, boolean async, FireObserver observer) {}
@@ -84,9 +79,10 @@ public final class VirtualBelfry implements AutoCloseable {
     this.atLeastOnce = config.atLeastOnce;
     this.clock = new SettableClock(config.start);
     this.cache = LocalReminderCache.create();
-    java.time.Clock javaClock = new SettableJavaClock(clock);
+    java.time.Clock javaClock = clock.asJavaClock();
     this.validator = validation().usingContext().clockProvider(() -> javaClock).getValidator();
     this.engine = startEngine();
+    this.time = new VirtualTimeDriver(() -> engine, clock, settings.scanInterval(), ns -> true);
   }
 
   /** A Belfry starting at {@link #DEFAULT_START}, with the production defaults. */
@@ -202,7 +198,7 @@ public final class VirtualBelfry implements AutoCloseable {
 
   /** Virtual now. */
   public Instant now() {
-    return clock.now();
+    return time.now();
   }
 
   /**
@@ -212,10 +208,7 @@ public final class VirtualBelfry implements AutoCloseable {
    * @return how many fires were delivered
    */
   public int advanceBy(Duration step) {
-    if (step.isNegative()) {
-      throw new IllegalArgumentException("virtual time only moves forward, not by " + step);
-    }
-    return advanceTo(now().plus(step));
+    return time.advanceBy(step);
   }
 
   /**
@@ -225,31 +218,7 @@ public final class VirtualBelfry implements AutoCloseable {
    * @return how many fires were delivered
    */
   public int advanceTo(Instant target) {
-    if (target.isBefore(now())) {
-      throw new IllegalArgumentException(
-          "virtual time only moves forward: " + target + " is before " + now());
-    }
-    int delivered = fireDue();
-    while (true) {
-      Optional<Instant> next = nextDue();
-      if (next.isEmpty() || next.get().isAfter(target)) {
-        break;
-      }
-      Instant now = now();
-      // Something due now that the last run left (the backlog rate, or an entry only a sweep will
-      // re-arm) needs time to move on: the next millisecond, or a scan interval if nothing fired.
-      Instant step =
-          next.get().isAfter(now)
-              ? next.get()
-              : now.plus(delivered > 0 ? Duration.ofMillis(1) : settings.scanInterval());
-      if (step.isAfter(target)) {
-        break;
-      }
-      clock.set(step);
-      delivered += fireDue();
-    }
-    clock.set(target);
-    return delivered + fireDue();
+    return time.advanceTo(target);
   }
 
   /**
@@ -259,11 +228,7 @@ public final class VirtualBelfry implements AutoCloseable {
    * @return how many fires were delivered
    */
   public int fireDue() {
-    int delivered = 0;
-    for (int run = engine.tick(); run > 0; run = engine.tick()) {
-      delivered += run;
-    }
-    return delivered;
+    return time.fireDue();
   }
 
   /**
@@ -285,20 +250,7 @@ public final class VirtualBelfry implements AutoCloseable {
 
   /** When the engine will next have something to do (a fire, a retry), if anything is pending. */
   public Optional<Instant> nextDue() {
-    long earliest = Long.MAX_VALUE;
-    String after = null;
-    do {
-      RecordPage page = engine.list(new ListQuery(null, null, null, null, null, after, PAGE));
-      for (ReminderRecord record : page.items()) {
-        if (record.state().isArmed()) {
-          earliest = Math.min(earliest, record.armAtMillis());
-        }
-      }
-      after = page.nextAfterKey().orElse(null);
-    } while (after != null);
-    return earliest == Long.MAX_VALUE
-        ? Optional.empty()
-        : Optional.of(Instant.ofEpochMilli(earliest));
+    return time.nextDue();
   }
 
   /** The engine itself, for what the kit does not wrap (e.g. {@code armedCount()}). */
@@ -337,32 +289,6 @@ public final class VirtualBelfry implements AutoCloseable {
     public boolean isCascadable(
         Object bean, Path.Node property, Class<?> root, Path path, ElementType type) {
       return true;
-    }
-  }
-
-  /**
-   * {@link SettableClock} as {@code java.time.Clock}, for Bean Validation's time-relative rules.
-   */
-  private static final class SettableJavaClock extends java.time.Clock {
-    private final SettableClock clock;
-
-    SettableJavaClock(SettableClock clock) {
-      this.clock = clock;
-    }
-
-    @Override
-    public Instant instant() {
-      return clock.now();
-    }
-
-    @Override
-    public java.time.ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public java.time.Clock withZone(java.time.ZoneId zone) {
-      throw new UnsupportedOperationException("virtual time is read in UTC");
     }
   }
 

@@ -32,6 +32,11 @@ public class DeploymentNamespaces {
     served = declared.isEmpty() ? List.of(namespaceOf(applicationName)) : declared;
   }
 
+  /** The application's name ({@code java:app/AppName}). */
+  public String applicationName() {
+    return applicationName;
+  }
+
   /** The served namespaces, the caller's namespace first. */
   public List<String> served() {
     return served;

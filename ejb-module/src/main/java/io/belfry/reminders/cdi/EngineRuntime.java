@@ -5,8 +5,13 @@ import io.belfry.reminders.config.BelfryExecutor;
 import io.belfry.reminders.config.BelfrySettings;
 import io.belfry.reminders.config.RemindersCache;
 import io.belfry.reminders.engine.ReminderEngine;
+import io.belfry.reminders.engine.VirtualTimeDriver;
+import io.belfry.reminders.fire.EngineSettings;
 import io.belfry.reminders.fire.ResurrectionGuard;
 import io.belfry.reminders.placement.ConflictRepair;
+import io.belfry.reminders.schedule.Clock;
+import io.belfry.reminders.schedule.SettableClock;
+import io.belfry.reminders.virtualtime.VirtualTimeSwitch;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
@@ -16,6 +21,8 @@ import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
+import java.time.Instant;
+import java.util.Optional;
 import org.infinispan.Cache;
 import org.jboss.logging.Logger;
 
@@ -50,6 +57,11 @@ public class EngineRuntime {
   private ReminderEngine engine;
   private ConflictRepair repair;
 
+  /** Set only on virtual time ({@link VirtualTimeSwitch}). */
+  private SettableClock virtualClock;
+
+  private VirtualTimeDriver virtualTime;
+
   /** Starts the engine with the application rather than at first use: reminders fire unasked. */
   void onApplicationStart(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
     LOG.debugf("BELFRY-0004 Engine for namespaces %s ready", namespaces.served());
@@ -57,17 +69,31 @@ public class EngineRuntime {
 
   @PostConstruct
   void start() {
-    engine =
+    EngineSettings settings = BelfrySettings.fromSystemProperties();
+    ReminderEngine.Builder builder =
         ReminderEngine.builder(cache)
-            .timer(timer)
-            .deliveryExecutor(deliveryExecutor)
             .delivery(delivery)
             .listener(announcer)
             .servedNamespaces(namespaces::serves)
-            .settings(BelfrySettings.fromSystemProperties())
+            .settings(settings)
             .atLeastOnce(BelfrySettings.atLeastOnceFromSystemProperties())
-            .resurrectionGuard(guards.isResolvable() ? guards.get() : ResurrectionGuard.NONE)
-            .build();
+            .resurrectionGuard(guards.isResolvable() ? guards.get() : ResurrectionGuard.NONE);
+    if (VirtualTimeSwitch.enabledFor(namespaces.applicationName())) {
+      // No timer: the engine runs only when a test advances its clock, and delivers on that
+      // test's thread (VirtualTime), so a call returns after the observers ran.
+      SettableClock clock = new SettableClock(Instant.now());
+      builder.clock(clock);
+      virtualTime =
+          new VirtualTimeDriver(this::engine, clock, settings.scanInterval(), namespaces::serves);
+      virtualClock = clock;
+      LOG.warnf(
+          "BELFRY-0005 VIRTUAL TIME for application %s (-D%s): namespaces %s fire only when a test"
+              + " advances the clock; never set this on a server that runs for real",
+          namespaces.applicationName(), VirtualTimeSwitch.PROPERTY, namespaces.served());
+    } else {
+      builder.timer(timer).deliveryExecutor(deliveryExecutor);
+    }
+    engine = builder.build();
     engine.start();
     repair = new ConflictRepair(cache, background);
     repair.start();
@@ -88,5 +114,15 @@ public class EngineRuntime {
 
   public ReminderEngine engine() {
     return engine;
+  }
+
+  /** The engine's "now": the real clock, or the virtual one a test moves. */
+  public Clock clock() {
+    return virtualClock != null ? virtualClock : Clock.system();
+  }
+
+  /** What moves the engine's time, when this deployment runs on virtual time. */
+  public Optional<VirtualTimeDriver> virtualTime() {
+    return Optional.ofNullable(virtualTime);
   }
 }

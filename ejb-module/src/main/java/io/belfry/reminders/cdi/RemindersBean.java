@@ -7,10 +7,12 @@ import io.belfry.reminders.api.ReminderRequest;
 import io.belfry.reminders.api.Reminders;
 import io.belfry.reminders.engine.EngineReminders;
 import io.belfry.reminders.schedule.Clock;
+import io.belfry.reminders.virtualtime.VirtualTimeSwitch;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.validation.Validator;
+import jakarta.validation.ValidatorFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -26,6 +28,8 @@ public class RemindersBean implements Reminders {
 
   @Inject Validator validator;
 
+  @Inject ValidatorFactory validators;
+
   @Inject EngineRuntime runtime;
 
   @Inject DeploymentNamespaces namespaces;
@@ -35,9 +39,14 @@ public class RemindersBean implements Reminders {
   @PostConstruct
   void init() {
     // suppliers, not values: the engine and namespaces resolve when first used
-    delegate =
-        new EngineReminders(
-            runtime::engine, validator, namespaces::callerNamespace, Clock.system());
+    Clock clock = Clock.system();
+    Validator checks = validator;
+    if (VirtualTimeSwitch.enabledFor(namespaces.applicationName())) {
+      // "now" for after(…), cron and the validator's horizon is the engine's virtual now
+      clock = () -> runtime.clock().millis();
+      checks = validators.usingContext().clockProvider(clock::asJavaClock).getValidator();
+    }
+    delegate = new EngineReminders(runtime::engine, checks, namespaces::callerNamespace, clock);
   }
 
   @Override

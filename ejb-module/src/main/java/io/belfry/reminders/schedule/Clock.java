@@ -17,6 +17,14 @@ public interface Clock {
     return Instant.ofEpochMilli(millis());
   }
 
+  /**
+   * This clock as a {@code java.time.Clock} in UTC, for Bean Validation's time-relative rules (its
+   * {@code ClockProvider}): a request is checked against the same now the engine uses.
+   */
+  default java.time.Clock asJavaClock() {
+    return new JavaClockView(this);
+  }
+
   /** The system's wall clock. */
   static Clock system() {
     return System::currentTimeMillis;

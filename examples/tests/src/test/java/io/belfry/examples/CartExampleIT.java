@@ -5,9 +5,7 @@ import static io.belfry.examples.ExampleServer.call;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.belfry.web.console.Browser;
-import jakarta.json.JsonObject;
 import java.net.URL;
-import java.util.List;
 import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.OperateOnDeployment;
@@ -53,24 +51,32 @@ class CartExampleIT {
 
     // the first request to a freshly deployed application starts it up: not between the two adds
     ExampleServer.jsonList(cart, "api/carts/abandoned");
-    add(replaced, "book");
-    add(replaced, "pen");
-    add(left, "lamp");
-    add(checkedOut, "mug");
+    ExampleServer.addToCart(cart, replaced, "book");
+    ExampleServer.addToCart(cart, replaced, "pen");
+    ExampleServer.addToCart(cart, left, "lamp");
+    ExampleServer.addToCart(cart, checkedOut, "mug");
     assertThat(call("POST", cart, "api/carts/" + checkedOut + "/checkout").statusCode())
         .isEqualTo(204);
 
+    assertThat(call("GET", cart, "belfry/virtual-time").statusCode())
+        .as("on the real clock the application has no virtual-time path")
+        .isEqualTo(404);
+
     await(
         "both abandoned carts to fire",
-        () -> fires(replaced).size() == 1 && fires(left).size() == 1);
+        () ->
+            ExampleServer.cartFires(cart, replaced).size() == 1
+                && ExampleServer.cartFires(cart, left).size() == 1);
     // the checked-out cart was due with the others: give a wrong fire, or a second one, time to
     // show
     Thread.sleep(3_000);
-    assertThat(fires(replaced))
+    assertThat(ExampleServer.cartFires(cart, replaced))
         .singleElement()
         .satisfies(fire -> assertThat(fire.getString("payload")).contains("\"lastItem\":\"pen\""));
-    assertThat(fires(left)).hasSize(1);
-    assertThat(fires(checkedOut)).as("a checked-out cart never fires").isEmpty();
+    assertThat(ExampleServer.cartFires(cart, left)).hasSize(1);
+    assertThat(ExampleServer.cartFires(cart, checkedOut))
+        .as("a checked-out cart never fires")
+        .isEmpty();
 
     await(
         "the replaced cart's fire in the audit",
@@ -87,17 +93,5 @@ class CartExampleIT {
       assertThat(browser.hasText("REPLACED")).as("the console's History of the cart").isTrue();
       browser.screenshot("cart-history");
     }
-  }
-
-  private void add(String cartId, String item) {
-    assertThat(call("PUT", cart, "api/carts/" + cartId + "/items/" + item).statusCode())
-        .isEqualTo(204);
-  }
-
-  /** The fires the application observed for this cart. */
-  private List<JsonObject> fires(String cartId) {
-    return ExampleServer.jsonList(cart, "api/carts/abandoned").stream()
-        .filter(fire -> fire.getString("cart").equals(cartId))
-        .toList();
   }
 }

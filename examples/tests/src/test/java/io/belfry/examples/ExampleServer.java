@@ -69,6 +69,19 @@ final class ExampleServer {
     }
   }
 
+  /** Adds an item to a cart of examples/cart: its reminder is set, or replaced. */
+  static void addToCart(URL cart, String cartId, String item) {
+    assertThat(call("PUT", cart, "api/carts/" + cartId + "/items/" + item).statusCode())
+        .isEqualTo(204);
+  }
+
+  /** The fires examples/cart observed for one cart. */
+  static List<JsonObject> cartFires(URL cart, String cartId) {
+    return jsonList(cart, "api/carts/abandoned").stream()
+        .filter(fire -> fire.getString("cart").equals(cartId))
+        .toList();
+  }
+
   /** The types of a reminder's records in Belfry's audit archive, as its REST API lists them. */
   static List<String> auditTypes(URL belfry, String namespace, String key) {
     HttpResponse<String> answer =

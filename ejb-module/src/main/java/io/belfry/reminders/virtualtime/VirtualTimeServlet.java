@@ -1,0 +1,121 @@
+package io.belfry.reminders.virtualtime;
+
+import jakarta.enterprise.inject.spi.CDI;
+import jakarta.json.Json;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * {@link VirtualTime} over HTTP, for Arquillian client tests ({@code @RunAsClient}, {@code testable
+ * = false}); registered at {@value #PATH} in the application only when virtual time is on for it
+ * ({@link VirtualTimeInitializer}), absent otherwise.
+ *
+ * <ul>
+ *   <li>{@code GET}: {@code {"now": …, "nextDue": … or null}}
+ *   <li>{@code POST ?advanceBy=PT30M}, {@code POST ?advanceTo=2026-01-05T09:30:00Z}, or {@code
+ *       POST} with neither (fire what is due now): {@code {"now": …, "delivered": n}}, after the
+ *       fires were delivered. A malformed or backwards value is a 400 naming the parameter.
+ * </ul>
+ */
+public class VirtualTimeServlet extends HttpServlet {
+
+  public static final String PATH = "/belfry/virtual-time";
+
+  private static final long serialVersionUID = 1L;
+
+  @Override
+  protected void doGet(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
+    VirtualTime time = time();
+    Optional<Instant> next = time.nextDue();
+    JsonObjectBuilder body = Json.createObjectBuilder().add("now", time.now().toString());
+    if (next.isPresent()) {
+      body.add("nextDue", next.get().toString());
+    } else {
+      body.addNull("nextDue");
+    }
+    write(response, HttpServletResponse.SC_OK, body);
+  }
+
+  @Override
+  protected void doPost(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
+    String by = request.getParameter("advanceBy");
+    String to = request.getParameter("advanceTo");
+    if (by != null && to != null) {
+      badRequest(response, "advanceBy", "give advanceBy or advanceTo, not both");
+      return;
+    }
+    VirtualTime time = time();
+    int delivered;
+    try {
+      if (by != null) {
+        delivered = time.advanceBy(parse("advanceBy", () -> Duration.parse(by)));
+      } else if (to != null) {
+        delivered = time.advanceTo(parse("advanceTo", () -> Instant.parse(to)));
+      } else {
+        delivered = time.fireDue();
+      }
+    } catch (BadParameter e) {
+      badRequest(response, e.parameter, e.getMessage());
+      return;
+    } catch (IllegalArgumentException e) {
+      // only forward: the driver refuses a negative step or a target in the past
+      badRequest(response, by != null ? "advanceBy" : "advanceTo", e.getMessage());
+      return;
+    }
+    write(
+        response,
+        HttpServletResponse.SC_OK,
+        Json.createObjectBuilder().add("now", time.now().toString()).add("delivered", delivered));
+  }
+
+  private static VirtualTime time() {
+    return CDI.current().select(VirtualTime.class).get();
+  }
+
+  private interface Parse<T> {
+    T get();
+  }
+
+  private static <T> T parse(String parameter, Parse<T> parse) {
+    try {
+      return parse.get();
+    } catch (DateTimeException e) {
+      throw new BadParameter(parameter, parameter + ": " + e.getMessage());
+    }
+  }
+
+  private static final class BadParameter extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private final String parameter;
+
+    BadParameter(String parameter, String message) {
+      super(message);
+      this.parameter = parameter;
+    }
+  }
+
+  private static void badRequest(HttpServletResponse response, String field, String message)
+      throws IOException {
+    write(
+        response,
+        HttpServletResponse.SC_BAD_REQUEST,
+        Json.createObjectBuilder().add("field", field).add("message", message));
+  }
+
+  private static void write(HttpServletResponse response, int status, JsonObjectBuilder body)
+      throws IOException {
+    response.setStatus(status);
+    response.setContentType("application/json");
+    response.setCharacterEncoding("UTF-8");
+    response.getWriter().write(body.build().toString());
+  }
+}
