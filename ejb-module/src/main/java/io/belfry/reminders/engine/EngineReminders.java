@@ -115,17 +115,18 @@ public final class EngineReminders implements Reminders {
     if (!violations.isEmpty()) {
       throw new InvalidReminderException(violations);
     }
-    List<SetOutcome> outcomes = new ArrayList<>(specs.size());
-    for (int i = 0; i < specs.size(); i++) {
-      try {
-        outcomes.add(put(specs.get(i)));
-      } catch (IllegalArgumentException e) {
-        // checked above at the same now; the clock only moves on, which cannot end a timeline
-        // sooner, so this would be a bug
-        throw new IllegalStateException("reminders[" + i + "]: " + e.getMessage(), e);
-      }
+    List<SetResult> results;
+    try {
+      // one go: the writes of a batch share the cluster's round trips
+      results = engine().setAll(specs);
+    } catch (IllegalArgumentException e) {
+      // checked above at the same now; the clock only moves on, which cannot end a timeline
+      // sooner, so this would be a bug
+      throw new IllegalStateException(e.getMessage(), e);
     }
-    return outcomes;
+    return results.stream()
+        .map(result -> new SetOutcome(view(result.record()), result.created()))
+        .toList();
   }
 
   private SetOutcome put(ReminderSpec spec) {

@@ -29,9 +29,10 @@ import io.belfry.reminders.store.StoredReminder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.NavigableSet;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Predicate;
@@ -77,6 +78,8 @@ public final class ReminderEngine {
 
   /** The replica's keys in order while started; a listing before start builds its own. */
   private volatile KeyIndex keys;
+
+  private final RecordListing listing = new RecordListing(this::get);
 
   private ReminderEngine(Builder b) {
     this.store = b.store;
@@ -202,19 +205,91 @@ public final class ReminderEngine {
    */
   public SetResult set(ReminderSpec spec) {
     Objects.requireNonNull(spec, "spec");
+    return write(spec, firstOccurrence(spec), null);
+  }
+
+  /**
+   * {@link #set} for many reminders of distinct ids, in one go: the first write of each is issued
+   * before any is waited for, so that a batch shares the cluster's round trips instead of paying
+   * one replicated write after the other. A write that loses a race, or whose outcome the cluster
+   * could not tell, goes on alone as {@code set} would. Returns once every one is stored, the
+   * results in the order of {@code specs}; what {@code set} promises then holds for each.
+   *
+   * @throws IllegalArgumentException if one's bounds end its timeline before its first occurrence
+   *     (checked for all before anything is written)
+   */
+  public List<SetResult> setAll(List<ReminderSpec> specs) {
+    List<Occurrence> firsts = specs.stream().map(this::firstOccurrence).toList();
     long now = clock.millis();
-    Occurrence first =
-        timeline(spec)
-            .first(spec.firstDue(), clock.now())
-            .orElseThrow(
-                () ->
-                    new IllegalArgumentException(
-                        "reminder "
-                            + spec.id().cacheKey()
-                            + " would never fire: its end time or"
-                            + " maximum count ends it before the first occurrence"));
+    List<CompletableFuture<Boolean>> writes = new ArrayList<>(specs.size());
+    List<SetResult> attempted = new ArrayList<>(specs.size());
+    for (int i = 0; i < specs.size(); i++) {
+      ReminderSpec spec = specs.get(i);
+      SetResult attempt = null;
+      CompletableFuture<Boolean> written;
+      try {
+        Optional<StoredReminder> existing = store.get(spec.id());
+        long version = versions.mint();
+        if (existing.isPresent() && existing.get().record().version() >= version) {
+          // Written by a node whose clock is ahead: the one-by-one path moves past it.
+          written = CompletableFuture.completedFuture(false);
+          versions.observe(existing.get().record().version());
+        } else {
+          Optional<ReminderRecord> live =
+              existing.map(StoredReminder::record).filter(r -> !r.isTombstone());
+          ReminderRecord record = record(spec, version, firsts.get(i), live, now);
+          attempt = new SetResult(live.isEmpty(), record, live);
+          written =
+              (existing.isEmpty()
+                      ? store.putIfAbsentAsync(record).thenApply(Optional::isEmpty)
+                      : store.replaceAsync(existing.get(), record))
+                  .toCompletableFuture();
+        }
+      } catch (StoreUnavailableException e) {
+        written = CompletableFuture.failedFuture(e);
+      }
+      attempted.add(attempt);
+      writes.add(written);
+    }
+    List<SetResult> results = new ArrayList<>(specs.size());
+    for (int i = 0; i < specs.size(); i++) {
+      SetResult attempt = attempted.get(i);
+      boolean won;
+      SetResult unconfirmed = null;
+      try {
+        won = writes.get(i).join();
+      } catch (CompletionException e) {
+        if (!(e.getCause() instanceof StoreUnavailableException)) {
+          throw e.getCause() instanceof RuntimeException runtime ? runtime : e;
+        }
+        // maybe written: the one-by-one path reads it back before writing again
+        won = false;
+        unconfirmed = attempt;
+      }
+      results.add(won ? announced(attempt) : write(specs.get(i), firsts.get(i), unconfirmed));
+    }
+    return results;
+  }
+
+  private Occurrence firstOccurrence(ReminderSpec spec) {
+    return timeline(spec)
+        .first(spec.firstDue(), clock.now())
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "reminder "
+                        + spec.id().cacheKey()
+                        + " would never fire: its end time or"
+                        + " maximum count ends it before the first occurrence"));
+  }
+
+  /**
+   * Writes a new version of {@code spec}, attempt after attempt until one wins; {@code unconfirmed}
+   * is an earlier attempt whose outcome is not known, to be taken as the result if it was stored.
+   */
+  private SetResult write(ReminderSpec spec, Occurrence first, SetResult unconfirmed) {
+    long now = clock.millis();
     UnavailableWait wait = new UnavailableWait(spec.id(), unavailablePatience);
-    SetResult unconfirmed = null;
     for (int attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
       try {
         Optional<StoredReminder> existing = store.get(spec.id());
@@ -354,50 +429,7 @@ public final class ReminderEngine {
    */
   public RecordPage list(ListQuery query) {
     Objects.requireNonNull(query, "query");
-    String prefix =
-        query.namespace() == null
-            ? null
-            : ReminderId.cacheKeyPrefix(query.namespace())
-                + (query.keyPrefix() == null ? "" : query.keyPrefix());
-    KeyIndex index = keys != null ? keys : new KeyIndex(store);
-    String after = query.afterKey();
-    NavigableSet<String> candidates =
-        after != null && (prefix == null || after.compareTo(prefix) >= 0)
-            ? index.from(after, false)
-            : index.from(prefix, true);
-    List<ReminderRecord> items = new ArrayList<>();
-    for (String key : candidates) {
-      if (prefix != null && !key.startsWith(prefix)) {
-        break;
-      }
-      Optional<ReminderRecord> record = read(key);
-      if (record.isPresent() && matches(query, record.get())) {
-        items.add(record.get());
-        if (items.size() > query.limit()) {
-          items = items.subList(0, query.limit());
-          return new RecordPage(items, Optional.of(items.get(items.size() - 1).id().cacheKey()));
-        }
-      }
-    }
-    return new RecordPage(items, Optional.empty());
-  }
-
-  /** The record stored under {@code cacheKey}; empty if gone or not a reminder. */
-  private Optional<ReminderRecord> read(String cacheKey) {
-    try {
-      return get(ReminderId.fromCacheKey(cacheKey));
-    } catch (RemindersUnavailableException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      // not a reminder's key, or an entry that does not decode: not part of any listing
-      return Optional.empty();
-    }
-  }
-
-  private static boolean matches(ListQuery query, ReminderRecord record) {
-    return (query.state() == null || record.state() == query.state())
-        && (query.dueFrom() == null || record.nextDueMillis() >= query.dueFrom().toEpochMilli())
-        && (query.dueTo() == null || record.nextDueMillis() < query.dueTo().toEpochMilli());
+    return listing.page(keys != null ? keys : new KeyIndex(store), query);
   }
 
   private static Timeline timeline(ReminderSpec spec) {

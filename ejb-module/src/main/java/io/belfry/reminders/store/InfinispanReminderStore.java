@@ -66,6 +66,14 @@ public final class InfinispanReminderStore implements ReminderStore {
   }
 
   @Override
+  public CompletionStage<Optional<StoredReminder>> putIfAbsentAsync(ReminderRecord record) {
+    ReminderId id = record.id();
+    String value = CacheValues.toCache(ReminderCodec.encode(record));
+    return unblocked(() -> cache.putIfAbsentAsync(id.cacheKey(), value))
+        .thenApply(previous -> stored(id, previous));
+  }
+
+  @Override
   public boolean replace(StoredReminder expected, ReminderRecord next) {
     requireSameId(expected, next);
     String oldValue = CacheValues.toCache(expected.encoded());
@@ -78,18 +86,26 @@ public final class InfinispanReminderStore implements ReminderStore {
     requireSameId(expected, next);
     String oldValue = CacheValues.toCache(expected.encoded());
     String newValue = CacheValues.toCache(ReminderCodec.encode(next));
-    CompletionStage<Boolean> written;
+    return unblocked(() -> cache.replaceAsync(next.id().cacheKey(), oldValue, newValue));
+  }
+
+  /**
+   * Issues one asynchronous single-key command; its failures, thrown at once or completed later,
+   * arrive as the stage's, translated as {@link #clustered} does.
+   */
+  private static <T> CompletionStage<T> unblocked(Supplier<CompletionStage<T>> command) {
+    CompletionStage<T> issued;
     try {
-      written = cache.replaceAsync(next.id().cacheKey(), oldValue, newValue);
+      issued = command.get();
     } catch (RuntimeException e) {
-      written = CompletableFuture.failedFuture(e);
+      issued = CompletableFuture.failedFuture(e);
     }
-    return written.handle(
-        (won, failure) -> {
+    return issued.handle(
+        (result, failure) -> {
           if (failure != null) {
             throw translated(failure);
           }
-          return won;
+          return result;
         });
   }
 

@@ -30,6 +30,18 @@ public interface ReminderStore {
    */
   Optional<StoredReminder> putIfAbsent(ReminderRecord record);
 
+  /**
+   * {@link #putIfAbsent} without waiting, as {@link #replaceAsync} is to {@link #replace}: a batch
+   * of sets issues its writes together. By default, the blocking {@code putIfAbsent}.
+   */
+  default CompletionStage<Optional<StoredReminder>> putIfAbsentAsync(ReminderRecord record) {
+    try {
+      return CompletableFuture.completedFuture(putIfAbsent(record));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
   /** Replaces {@code expected} by {@code next} if the entry is still exactly {@code expected}. */
   boolean replace(StoredReminder expected, ReminderRecord next);
 

@@ -67,8 +67,9 @@ final class InMemoryNode implements ReminderStore, Ownership, ChangeFeed {
   }
 
   /**
-   * Where {@link #replaceAsync} runs its replace; {@code null} (the default): in the caller, as a
-   * blocking store would. Set by tests of group commit to make commits overlap.
+   * Where {@link #replaceAsync} and {@link #putIfAbsentAsync} run their writes; {@code null} (the
+   * default): in the caller, as a blocking store would. Set by tests of group commit and batch sets
+   * to make writes overlap.
    */
   volatile Executor commitExecutor;
 
@@ -78,6 +79,14 @@ final class InMemoryNode implements ReminderStore, Ownership, ChangeFeed {
     return executor == null
         ? ReminderStore.super.replaceAsync(expected, next)
         : CompletableFuture.supplyAsync(() -> replace(expected, next), executor);
+  }
+
+  @Override
+  public CompletionStage<Optional<StoredReminder>> putIfAbsentAsync(ReminderRecord record) {
+    Executor executor = commitExecutor;
+    return executor == null
+        ? ReminderStore.super.putIfAbsentAsync(record)
+        : CompletableFuture.supplyAsync(() -> putIfAbsent(record), executor);
   }
 
   @Override
