@@ -251,24 +251,32 @@ public final class ReminderEngine {
       attempted.add(attempt);
       writes.add(written);
     }
-    List<SetResult> results = new ArrayList<>(specs.size());
+    // Every write settles and every winner is announced before any loser goes on alone, so that
+    // a failure there leaves no stored reminder unannounced behind it.
+    Throwable[] failures = new Throwable[specs.size()];
+    SetResult[] results = new SetResult[specs.size()];
     for (int i = 0; i < specs.size(); i++) {
-      SetResult attempt = attempted.get(i);
-      boolean won;
-      SetResult unconfirmed = null;
       try {
-        won = writes.get(i).join();
-      } catch (CompletionException e) {
-        if (!(e.getCause() instanceof StoreUnavailableException)) {
-          throw e.getCause() instanceof RuntimeException runtime ? runtime : e;
+        if (writes.get(i).join()) {
+          results[i] = announced(attempted.get(i));
         }
-        // maybe written: the one-by-one path reads it back before writing again
-        won = false;
-        unconfirmed = attempt;
+      } catch (CompletionException e) {
+        failures[i] = e.getCause() != null ? e.getCause() : e;
       }
-      results.add(won ? announced(attempt) : write(specs.get(i), firsts.get(i), unconfirmed));
     }
-    return results;
+    for (int i = 0; i < specs.size(); i++) {
+      if (results[i] == null) {
+        if (failures[i] != null && !(failures[i] instanceof StoreUnavailableException)) {
+          throw failures[i] instanceof RuntimeException e
+              ? e
+              : new CompletionException(failures[i]);
+        }
+        // an unavailable store may have applied the write: the one-by-one path reads it back
+        SetResult unconfirmed = failures[i] != null ? attempted.get(i) : null;
+        results[i] = write(specs.get(i), firsts.get(i), unconfirmed);
+      }
+    }
+    return List.of(results);
   }
 
   private Occurrence firstOccurrence(ReminderSpec spec) {

@@ -1,6 +1,7 @@
 package io.belfry.reminders.fire;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.belfry.reminders.engine.ReminderEngine;
 import io.belfry.reminders.engine.ReminderSpec;
@@ -98,6 +99,28 @@ class BatchSetTest {
     assertThat(results.get(0).created()).isTrue();
     assertThat(unsure.writes.get()).as("the applied write was read back, not repeated").isOne();
     assertThat(announced).containsExactly("set unsure");
+  }
+
+  @Test
+  void oneWriteFailing_theOthersStoredAreAnnounced_andTheFailureIsThrown() {
+    InMemoryNode node = new InMemoryNode();
+    ReminderEngine engine =
+        engine(
+            new DelegatingStore(node) {
+              @Override
+              public CompletionStage<Optional<StoredReminder>> putIfAbsentAsync(
+                  ReminderRecord record) {
+                return record.id().key().equals("bad")
+                    ? CompletableFuture.failedFuture(new IllegalStateException("disk full"))
+                    : super.putIfAbsentAsync(record);
+              }
+            });
+
+    assertThatThrownBy(() -> engine.setAll(List.of(spec("bad"), spec("good1"), spec("good2"))))
+        .hasMessage("disk full");
+
+    assertThat(announced).containsExactlyInAnyOrder("set good1", "set good2");
+    assertThat(node.size()).isEqualTo(2);
   }
 
   private ReminderEngine engine(io.belfry.reminders.store.ReminderStore store) {
