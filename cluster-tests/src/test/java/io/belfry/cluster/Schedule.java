@@ -20,19 +20,40 @@ final class Schedule {
     return keys;
   }
 
+  /** The most reminders one batch {@code POST} takes ({@code Reminders.MAX_BATCH}). */
+  private static final int BATCH = 1_000;
+
   /**
    * One-shot reminders for {@code keys}, the i-th due at {@code first} + i × {@code spacingMillis},
-   * set round-robin through nodes 1 to {@code nodes}.
+   * set round-robin through nodes 1 to {@code nodes}: one batch {@code POST} per node, all nodes at
+   * once, as clients that set many reminders would.
    */
   static void setDue(
       ClusterNodes cluster, List<String> keys, Instant first, long spacingMillis, int nodes)
       throws Exception {
-    Parallel.forEach(
-        keys.size(),
-        i ->
-            cluster
-                .api(1 + i % nodes)
-                .set(keys.get(i), "{\"fireAt\": \"" + first.plusMillis(spacingMillis * i) + "\"}"));
+    List<List<String>> batches = new ArrayList<>();
+    List<Integer> batchNode = new ArrayList<>();
+    for (int node = 1; node <= nodes; node++) {
+      List<String> items = new ArrayList<>();
+      for (int i = node - 1; i < keys.size(); i += nodes) {
+        items.add(
+            "{\"key\": \""
+                + keys.get(i)
+                + "\", \"fireAt\": \""
+                + first.plusMillis(spacingMillis * i)
+                + "\"}");
+        if (items.size() == BATCH) {
+          batches.add(items);
+          batchNode.add(node);
+          items = new ArrayList<>();
+        }
+      }
+      if (!items.isEmpty()) {
+        batches.add(items);
+        batchNode.add(node);
+      }
+    }
+    Parallel.forEach(batches.size(), i -> cluster.api(batchNode.get(i)).setAll(batches.get(i)));
   }
 
   /** The node that fires each of {@code keys} now, as node 1 sees it. */

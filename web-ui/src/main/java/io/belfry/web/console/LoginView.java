@@ -10,6 +10,8 @@ import com.vaadin.flow.router.PageTitle;
 import com.vaadin.flow.router.Route;
 import com.vaadin.flow.server.VaadinService;
 import com.vaadin.flow.server.VaadinServletRequest;
+import io.belfry.web.security.FailedLogins;
+import io.belfry.web.security.LoginThrottle;
 import jakarta.enterprise.context.Dependent;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -24,6 +26,8 @@ import jakarta.servlet.http.HttpServletRequest;
 public class LoginView extends VerticalLayout {
 
   private static final long serialVersionUID = 1L;
+
+  private final LoginForm form;
 
   public LoginView() {
     setSizeFull();
@@ -40,15 +44,23 @@ public class LoginView extends VerticalLayout {
             form.setEnabled(true);
           }
         });
+    this.form = form;
     add(
         new H1("Belfry"),
         new Paragraph("Durable reminders for WildFly. Log in as a belfry-viewer or belfry-admin."),
         form);
   }
 
-  private static boolean login(String user, String password) {
+  private boolean login(String user, String password) {
     VaadinServletRequest vaadinRequest = VaadinServletRequest.getCurrent();
     HttpServletRequest request = vaadinRequest.getHttpServletRequest();
+    // the same per-address counts as the API's credentials (LoginThrottle)
+    FailedLogins failures = LoginThrottle.of(request.getServletContext());
+    String address = request.getRemoteAddr();
+    if (failures != null && failures.isBlocked(address)) {
+      form.setI18n(blocked());
+      return false;
+    }
     try {
       if (request.getUserPrincipal() != null) {
         request.logout();
@@ -58,8 +70,21 @@ public class LoginView extends VerticalLayout {
       request.login(user, password);
       return CurrentUser.mayView();
     } catch (ServletException e) {
+      if (failures != null) {
+        LoginThrottle.failed(failures, address);
+        if (failures.isBlocked(address)) {
+          form.setI18n(blocked());
+        }
+      }
       return false;
     }
+  }
+
+  private static LoginI18n blocked() {
+    LoginI18n i18n = i18n();
+    i18n.getErrorMessage().setTitle("Too many failed logins");
+    i18n.getErrorMessage().setMessage("Too many failed logins from your address: try again later.");
+    return i18n;
   }
 
   private static LoginI18n i18n() {
