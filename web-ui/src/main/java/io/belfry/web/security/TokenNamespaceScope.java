@@ -2,6 +2,7 @@ package io.belfry.web.security;
 
 import io.belfry.web.health.HealthResource;
 import io.belfry.web.rest.ClusterResource;
+import io.belfry.web.rest.OpenApiDocumentResource;
 import io.belfry.web.rest.problem.DatabaseUnavailableMapper;
 import io.belfry.web.rest.problem.Problem;
 import jakarta.inject.Inject;
@@ -21,8 +22,9 @@ import java.util.TreeSet;
  * its path, {@code /reminders/{namespace}/…} and {@code /namespaces/{namespace}/sink}, or as {@code
  * ?namespace=} of a listing) or names none where a listing would span every namespace is a {@code
  * 403}; {@code /users} and {@code /tokens} are refused outright, since managing them would let the
- * token step outside its namespaces. {@code /cluster} (counts only) and {@code /health} stay open
- * to it. Roles are checked first, by web.xml; this narrows what the roles allow.
+ * token step outside its namespaces. {@code /cluster} (counts only), {@code /health} and {@code
+ * /openapi} stay open to it. Roles are checked first, by web.xml; this narrows what the roles
+ * allow.
  *
  * <p>A JAX-RS filter, after matching, because it needs the matched resource and its path
  * parameters; the realm cannot decide it, since it does not know what a request addresses.
@@ -76,9 +78,14 @@ public class TokenNamespaceScope implements ContainerRequestFilter {
     }
   }
 
-  /** Everything but the cluster's view and health addresses reminders of some namespace. */
+  /**
+   * Everything but the cluster's view, health and the API's description addresses reminders of some
+   * namespace.
+   */
   private static boolean addressesNamespaces(Class<?> target) {
-    return target != ClusterResource.class && target != HealthResource.class;
+    return target != ClusterResource.class
+        && target != HealthResource.class
+        && target != OpenApiDocumentResource.class;
   }
 
   private static void refuse(ContainerRequestContext request, String detail) {

@@ -79,6 +79,18 @@ class OpenApiIT {
         .isEqualTo(((Map<?, ?>) checkedIn.get("info")).get("title"));
   }
 
+  @Test
+  void loggedInCopy_needsALogin_andIsTheCheckedInDocument() throws Exception {
+    ApiClient api = new ApiClient(base);
+    api.ensureViewer();
+    assertThat(api.as(ApiClient.ANONYMOUS).get("/openapi").status()).isEqualTo(401);
+    ApiClient.Answer viewer = api.as(ApiClient.VIEWER).get("/openapi");
+    assertThat(viewer.status()).as(viewer.body()).isEqualTo(200);
+    assertThat(viewer.body())
+        .as("the document as checked in, relative paths and all")
+        .isEqualTo(Files.readString(CHECKED_IN));
+  }
+
   private int port() {
     return base.getPort() == -1 ? base.getDefaultPort() : base.getPort();
   }

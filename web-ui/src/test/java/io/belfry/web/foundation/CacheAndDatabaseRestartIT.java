@@ -6,6 +6,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.Map;
 import java.util.UUID;
 import org.jboss.arquillian.container.test.api.ContainerController;
 import org.jboss.arquillian.container.test.api.Deployer;
@@ -20,8 +21,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Stops and starts the real server process: what the cache's file store and the H2 file database
- * held before the restart is read back after it. Runs in its own failsafe execution against the
- * manual-mode container (see web-ui/pom.xml), because it owns the server's lifecycle.
+ * held before the restart is read back after it. The restart also starts the server with {@code
+ * -Dbelfry.openapi.public=false}: the public {@code /openapi} is gone, the logged-in copy stays.
+ * Runs in its own failsafe execution against the manual-mode container (see web-ui/pom.xml),
+ * because it owns the server's lifecycle.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
@@ -60,10 +63,25 @@ class CacheAndDatabaseRestartIT {
       assertThat(put("sql/" + key, "in-the-h2-file")).isEqualTo(204);
 
       controller.stop(CONTAINER);
-      controller.start(CONTAINER); // the deployment is part of the server's configuration
+      // the deployment is part of the server's configuration; this start also turns the public
+      // /openapi off, which needs a restart anyway (checked below, docs/security.md)
+      controller.start(
+          CONTAINER,
+          Map.of(
+              "jbossArguments",
+              "--properties="
+                  + System.getProperty("belfry.cluster.key-properties")
+                  + " -Dbelfry.openapi.public=false"));
 
       assertThat(get("cache/" + key)).isEqualTo("in-the-file-store");
       assertThat(get("sql/" + key)).isEqualTo("in-the-h2-file");
+
+      assertThat(status("http://127.0.0.1:8080/openapi"))
+          .as("-Dbelfry.openapi.public=false: no public document")
+          .isEqualTo(404);
+      assertThat(status("http://127.0.0.1:8080/belfry/api/v1/openapi"))
+          .as("the logged-in copy stays")
+          .isEqualTo(200);
     } finally {
       deployer.undeploy(DEPLOYMENT);
       controller.stop(CONTAINER);
@@ -77,6 +95,13 @@ class CacheAndDatabaseRestartIT {
                 .header("Content-Type", "text/plain")
                 .header("Authorization", ADMIN)
                 .build(),
+            HttpResponse.BodyHandlers.discarding())
+        .statusCode();
+  }
+
+  private int status(String url) throws Exception {
+    return http.send(
+            HttpRequest.newBuilder(URI.create(url)).header("Authorization", ADMIN).GET().build(),
             HttpResponse.BodyHandlers.discarding())
         .statusCode();
   }
