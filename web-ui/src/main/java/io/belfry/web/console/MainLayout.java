@@ -42,6 +42,7 @@ public class MainLayout extends AppLayout {
         new SideNavItem("Cluster", Routes.CLUSTER));
     if (CurrentUser.isAdmin()) {
       nav.addItem(new SideNavItem("Sink", Routes.SINK));
+      nav.addItem(new SideNavItem("API tokens", Routes.TOKENS));
     }
     addToDrawer(nav);
   }

@@ -8,6 +8,7 @@ public final class Routes {
   public static final String HISTORY = "history";
   public static final String CLUSTER = "cluster";
   public static final String SINK = "sink";
+  public static final String TOKENS = "tokens";
   public static final String LOGIN = "login";
 
   private Routes() {}
