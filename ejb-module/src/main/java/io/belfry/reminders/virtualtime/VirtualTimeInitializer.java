@@ -18,7 +18,7 @@ public class VirtualTimeInitializer implements ServletContainerInitializer {
 
   @Override
   public void onStartup(Set<Class<?>> ignored, ServletContext context) {
-    String application = applicationName();
+    String application = applicationName(context);
     if (!VirtualTimeSwitch.enabledFor(application)) {
       return;
     }
@@ -30,11 +30,12 @@ public class VirtualTimeInitializer implements ServletContainerInitializer {
         context.getContextPath(), VirtualTimeServlet.PATH, application);
   }
 
-  private static String applicationName() {
+  /** {@code java:app/AppName}, as the engine names it; else a WAR's default, its context path. */
+  private static String applicationName(ServletContext context) {
     try {
       return (String) new InitialContext().lookup("java:app/AppName");
     } catch (NamingException e) {
-      return null;
+      return context.getContextPath().replaceFirst("^/", "");
     }
   }
 }
