@@ -78,7 +78,7 @@ final class Api {
             "POST",
             "/reminders/default",
             "{\"reminders\": [" + String.join(",", items) + "]}",
-            // up to a thousand synchronous replicated writes, one after another
+            // up to a thousand replicated writes, issued together; slow on a busy cluster
             Duration.ofMinutes(5));
     if (response.statusCode() != 200) {
       throw new IOException("POST batch: " + response.statusCode() + " " + response.body());

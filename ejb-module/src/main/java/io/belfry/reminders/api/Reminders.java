@@ -62,14 +62,14 @@ public interface Reminders {
   int MAX_BATCH = 1000;
 
   /**
-   * Sets up to {@value #MAX_BATCH} reminders, in order, each as {@link #put} would: for loading
-   * many at once without a round trip each. Every request is checked before any is set, so an
-   * invalid one changes nothing; violations name the request as {@code reminders[i].field}. Two
-   * requests for the same key are refused.
+   * Sets up to {@value #MAX_BATCH} reminders, each as {@link #put} would: for loading many at once,
+   * their writes issued together so that they share the cluster's round trips. Every request is
+   * checked before any is set, so an invalid one changes nothing; violations name the request as
+   * {@code reminders[i].field}. Two requests for the same key are refused.
    *
-   * <p>Not one transaction: each reminder is acknowledged on its own as it is set. If the cluster
-   * refuses part way ({@link RemindersUnavailableException}), the ones before were set and the rest
-   * not; setting the whole list again is safe, since a set replaces.
+   * <p>Not one transaction: each reminder is stored on its own. If the cluster refuses ({@link
+   * RemindersUnavailableException}), each is either set as asked or left as it was; setting the
+   * whole list again is safe, since a set replaces.
    *
    * @return what each put did, in the order of the requests
    * @throws InvalidReminderException if any request breaks a rule, or the list is empty or too

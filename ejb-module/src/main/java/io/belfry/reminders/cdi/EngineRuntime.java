@@ -21,6 +21,7 @@ import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import org.infinispan.Cache;
@@ -54,6 +55,9 @@ public class EngineRuntime {
   /** The audit module's, when it is deployed alongside; otherwise nothing to consult. */
   @Inject Instance<ResurrectionGuard> guards;
 
+  /** A tombstone TTL no test advances past: a virtual clock never purges (see start()). */
+  private static final Duration NO_PURGE_ON_VIRTUAL_TIME = Duration.ofDays(365L * 1000);
+
   private ReminderEngine engine;
   private ConflictRepair repair;
 
@@ -80,9 +84,11 @@ public class EngineRuntime {
             .resurrectionGuard(guards.isResolvable() ? guards.get() : ResurrectionGuard.NONE);
     if (VirtualTimeSwitch.enabledFor(namespaces.applicationName())) {
       // No timer: the engine runs only when a test advances its clock, and delivers on that
-      // test's thread (VirtualTime), so a call returns after the observers ran.
+      // test's thread (VirtualTime), so a call returns after the observers ran. Its sweep would
+      // purge the expired tombstones of every namespace on the server, judged by virtual time:
+      // tombstones are left to the other deployments' engines, which run on the real clock.
       SettableClock clock = new SettableClock(Instant.now());
-      builder.clock(clock);
+      builder.clock(clock).settings(settings.withTombstoneTtl(NO_PURGE_ON_VIRTUAL_TIME));
       virtualTime =
           new VirtualTimeDriver(this::engine, clock, settings.scanInterval(), namespaces::serves);
       virtualClock = clock;

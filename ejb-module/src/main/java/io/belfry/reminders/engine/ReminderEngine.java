@@ -27,12 +27,9 @@ import io.belfry.reminders.store.ReminderStore;
 import io.belfry.reminders.store.StoreUnavailableException;
 import io.belfry.reminders.store.StoredReminder;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Predicate;
@@ -209,77 +206,22 @@ public final class ReminderEngine {
   }
 
   /**
-   * {@link #set} for many reminders of distinct ids, in one go: the first write of each is issued
-   * before any is waited for, so that a batch shares the cluster's round trips instead of paying
-   * one replicated write after the other. A write that loses a race, or whose outcome the cluster
-   * could not tell, goes on alone as {@code set} would. Returns once every one is stored, the
-   * results in the order of {@code specs}; what {@code set} promises then holds for each.
+   * {@link #set} for many reminders of distinct ids, in one go ({@link BatchSet}): the first write
+   * of each is issued before any is waited for, so that a batch shares the cluster's round trips
+   * instead of paying one replicated write after the other. A write that loses a race, or whose
+   * outcome the cluster could not tell, goes on alone as {@code set} would. Returns once every one
+   * is stored, the results in the order of {@code specs}; what {@code set} promises then holds for
+   * each. If one fails for good, the others are left as the batch set them or as they were, and the
+   * failure is thrown.
    *
    * @throws IllegalArgumentException if one's bounds end its timeline before its first occurrence
    *     (checked for all before anything is written)
    */
   public List<SetResult> setAll(List<ReminderSpec> specs) {
-    List<Occurrence> firsts = specs.stream().map(this::firstOccurrence).toList();
-    long now = clock.millis();
-    List<CompletableFuture<Boolean>> writes = new ArrayList<>(specs.size());
-    List<SetResult> attempted = new ArrayList<>(specs.size());
-    for (int i = 0; i < specs.size(); i++) {
-      ReminderSpec spec = specs.get(i);
-      SetResult attempt = null;
-      CompletableFuture<Boolean> written;
-      try {
-        Optional<StoredReminder> existing = store.get(spec.id());
-        long version = versions.mint();
-        if (existing.isPresent() && existing.get().record().version() >= version) {
-          // Written by a node whose clock is ahead: the one-by-one path moves past it.
-          written = CompletableFuture.completedFuture(false);
-          versions.observe(existing.get().record().version());
-        } else {
-          Optional<ReminderRecord> live =
-              existing.map(StoredReminder::record).filter(r -> !r.isTombstone());
-          ReminderRecord record = record(spec, version, firsts.get(i), live, now);
-          attempt = new SetResult(live.isEmpty(), record, live);
-          written =
-              (existing.isEmpty()
-                      ? store.putIfAbsentAsync(record).thenApply(Optional::isEmpty)
-                      : store.replaceAsync(existing.get(), record))
-                  .toCompletableFuture();
-        }
-      } catch (StoreUnavailableException e) {
-        written = CompletableFuture.failedFuture(e);
-      }
-      attempted.add(attempt);
-      writes.add(written);
-    }
-    // Every write settles and every winner is announced before any loser goes on alone, so that
-    // a failure there leaves no stored reminder unannounced behind it.
-    Throwable[] failures = new Throwable[specs.size()];
-    SetResult[] results = new SetResult[specs.size()];
-    for (int i = 0; i < specs.size(); i++) {
-      try {
-        if (writes.get(i).join()) {
-          results[i] = announced(attempted.get(i));
-        }
-      } catch (CompletionException e) {
-        failures[i] = e.getCause() != null ? e.getCause() : e;
-      }
-    }
-    for (int i = 0; i < specs.size(); i++) {
-      if (results[i] == null) {
-        if (failures[i] != null && !(failures[i] instanceof StoreUnavailableException)) {
-          throw failures[i] instanceof RuntimeException e
-              ? e
-              : new CompletionException(failures[i]);
-        }
-        // an unavailable store may have applied the write: the one-by-one path reads it back
-        SetResult unconfirmed = failures[i] != null ? attempted.get(i) : null;
-        results[i] = write(specs.get(i), firsts.get(i), unconfirmed);
-      }
-    }
-    return List.of(results);
+    return new BatchSet(this, store, versions, clock).setAll(specs);
   }
 
-  private Occurrence firstOccurrence(ReminderSpec spec) {
+  Occurrence firstOccurrence(ReminderSpec spec) {
     return timeline(spec)
         .first(spec.firstDue(), clock.now())
         .orElseThrow(
@@ -295,7 +237,7 @@ public final class ReminderEngine {
    * Writes a new version of {@code spec}, attempt after attempt until one wins; {@code unconfirmed}
    * is an earlier attempt whose outcome is not known, to be taken as the result if it was stored.
    */
-  private SetResult write(ReminderSpec spec, Occurrence first, SetResult unconfirmed) {
+  SetResult write(ReminderSpec spec, Occurrence first, SetResult unconfirmed) {
     long now = clock.millis();
     UnavailableWait wait = new UnavailableWait(spec.id(), unavailablePatience);
     for (int attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
@@ -331,7 +273,7 @@ public final class ReminderEngine {
         "Could not set " + spec.id().cacheKey() + ": " + MAX_WRITE_ATTEMPTS + " lost races");
   }
 
-  private SetResult announced(SetResult result) {
+  SetResult announced(SetResult result) {
     if (result.replaced().isPresent()) {
       announce(() -> listener.replaced(result.replaced().get(), result.record()));
     } else {
@@ -340,7 +282,7 @@ public final class ReminderEngine {
     return result;
   }
 
-  private static boolean isStored(Optional<StoredReminder> entry, ReminderRecord record) {
+  static boolean isStored(Optional<StoredReminder> entry, ReminderRecord record) {
     return entry.isPresent() && entry.get().record().equals(record);
   }
 
@@ -448,7 +390,7 @@ public final class ReminderEngine {
             spec.maxOccurrences() == null ? null : spec.maxOccurrences().longValue()));
   }
 
-  private static ReminderRecord record(
+  static ReminderRecord record(
       ReminderSpec spec, long version, Occurrence first, Optional<ReminderRecord> live, long now) {
     return new ReminderRecord(
         spec.id(),

@@ -78,7 +78,8 @@ public final class VirtualTimeDriver {
       throw new IllegalArgumentException(
           "virtual time only moves forward: " + target + " is before " + now());
     }
-    int delivered = fireDue();
+    int last = fireDue();
+    int delivered = last;
     while (true) {
       Optional<Instant> next = nextDue();
       if (next.isEmpty() || next.get().isAfter(target)) {
@@ -86,16 +87,18 @@ public final class VirtualTimeDriver {
       }
       Instant now = now();
       // Something due now that the last run left (the backlog rate, or an entry only a sweep will
-      // re-arm) needs time to move on: the next millisecond, or a scan interval if nothing fired.
+      // re-arm) needs time to move on: the next millisecond if that run fired something, else a
+      // scan interval.
       Instant step =
           next.get().isAfter(now)
               ? next.get()
-              : now.plus(delivered > 0 ? Duration.ofMillis(1) : scanInterval);
+              : now.plus(last > 0 ? Duration.ofMillis(1) : scanInterval);
       if (step.isAfter(target)) {
         break;
       }
       clock.set(step);
-      delivered += fireDue();
+      last = fireDue();
+      delivered += last;
     }
     clock.set(target);
     return delivered + fireDue();

@@ -68,8 +68,10 @@ public final class InfinispanReminderStore implements ReminderStore {
   @Override
   public CompletionStage<Optional<StoredReminder>> putIfAbsentAsync(ReminderRecord record) {
     ReminderId id = record.id();
-    String value = CacheValues.toCache(ReminderCodec.encode(record));
-    return unblocked(() -> cache.putIfAbsentAsync(id.cacheKey(), value))
+    return unblocked(
+            () ->
+                cache.putIfAbsentAsync(
+                    id.cacheKey(), CacheValues.toCache(ReminderCodec.encode(record))))
         .thenApply(previous -> stored(id, previous));
   }
 
@@ -83,15 +85,19 @@ public final class InfinispanReminderStore implements ReminderStore {
 
   @Override
   public CompletionStage<Boolean> replaceAsync(StoredReminder expected, ReminderRecord next) {
-    requireSameId(expected, next);
-    String oldValue = CacheValues.toCache(expected.encoded());
-    String newValue = CacheValues.toCache(ReminderCodec.encode(next));
-    return unblocked(() -> cache.replaceAsync(next.id().cacheKey(), oldValue, newValue));
+    return unblocked(
+        () -> {
+          requireSameId(expected, next);
+          return cache.replaceAsync(
+              next.id().cacheKey(),
+              CacheValues.toCache(expected.encoded()),
+              CacheValues.toCache(ReminderCodec.encode(next)));
+        });
   }
 
   /**
-   * Issues one asynchronous single-key command; its failures, thrown at once or completed later,
-   * arrive as the stage's, translated as {@link #clustered} does.
+   * Issues one asynchronous single-key command; its failures, thrown at once (encoding included) or
+   * completed later, arrive as the stage's, translated as {@link #clustered} does.
    */
   private static <T> CompletionStage<T> unblocked(Supplier<CompletionStage<T>> command) {
     CompletionStage<T> issued;

@@ -3,14 +3,14 @@ package io.belfry.reminders.virtualtime;
 import jakarta.servlet.ServletContainerInitializer;
 import jakarta.servlet.ServletContext;
 import java.util.Set;
-import javax.naming.InitialContext;
-import javax.naming.NamingException;
 import org.jboss.logging.Logger;
 
 /**
- * Registers {@link VirtualTimeServlet} in a web application that runs on virtual time ({@link
- * VirtualTimeSwitch}), and nothing in any other: on a server without the switch the path does not
- * exist.
+ * Registers {@link VirtualTimeServlet} in every web application of a server started with {@code
+ * -Dbelfry.virtual-time}; it answers 404 in those the property does not name (the engine decides,
+ * see {@link VirtualTime#enabled()}, so the path and the engine cannot disagree on the
+ * application's name). On a server without the property, which is every configuration Belfry ships,
+ * nothing is registered and the path does not exist.
  */
 public class VirtualTimeInitializer implements ServletContainerInitializer {
 
@@ -18,24 +18,14 @@ public class VirtualTimeInitializer implements ServletContainerInitializer {
 
   @Override
   public void onStartup(Set<Class<?>> ignored, ServletContext context) {
-    String application = applicationName(context);
-    if (!VirtualTimeSwitch.enabledFor(application)) {
+    if (!VirtualTimeSwitch.isSet()) {
       return;
     }
     context
         .addServlet("belfry-virtual-time", VirtualTimeServlet.class)
         .addMapping(VirtualTimeServlet.PATH);
     LOG.warnf(
-        "BELFRY-0006 Virtual time endpoint at %s%s for application %s (test servers only)",
-        context.getContextPath(), VirtualTimeServlet.PATH, application);
-  }
-
-  /** {@code java:app/AppName}, as the engine names it; else a WAR's default, its context path. */
-  private static String applicationName(ServletContext context) {
-    try {
-      return (String) new InitialContext().lookup("java:app/AppName");
-    } catch (NamingException e) {
-      return context.getContextPath().replaceFirst("^/", "");
-    }
+        "BELFRY-0006 Virtual time path at %s%s (-D%s is set: a test server only)",
+        context.getContextPath(), VirtualTimeServlet.PATH, VirtualTimeSwitch.PROPERTY);
   }
 }

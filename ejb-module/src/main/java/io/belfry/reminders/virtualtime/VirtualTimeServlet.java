@@ -3,6 +3,7 @@ package io.belfry.reminders.virtualtime;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.json.Json;
 import jakarta.json.JsonObjectBuilder;
+import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -29,6 +30,16 @@ public class VirtualTimeServlet extends HttpServlet {
   public static final String PATH = "/belfry/virtual-time";
 
   private static final long serialVersionUID = 1L;
+
+  @Override
+  protected void service(HttpServletRequest request, HttpServletResponse response)
+      throws ServletException, IOException {
+    if (!time().enabled()) {
+      response.sendError(HttpServletResponse.SC_NOT_FOUND);
+      return;
+    }
+    super.service(request, response);
+  }
 
   @Override
   protected void doGet(HttpServletRequest request, HttpServletResponse response)

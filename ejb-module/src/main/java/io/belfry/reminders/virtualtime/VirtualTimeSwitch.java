@@ -15,6 +15,12 @@ public final class VirtualTimeSwitch {
 
   private VirtualTimeSwitch() {}
 
+  /** Whether the server was started with {@value #PROPERTY}, naming any application. */
+  public static boolean isSet() {
+    String property = System.getProperty(PROPERTY);
+    return property != null && !property.isBlank();
+  }
+
   /** Whether the server's {@value #PROPERTY} names {@code applicationName}. */
   public static boolean enabledFor(String applicationName) {
     return enabledFor(System.getProperty(PROPERTY), applicationName);

@@ -123,6 +123,38 @@ class BatchSetTest {
     assertThat(node.size()).isEqualTo(2);
   }
 
+  @Test
+  void aFailureForGood_laterWritesOfUnknownOutcome_readBackAndAnnouncedIfStored() {
+    InMemoryNode node = new InMemoryNode();
+    ReminderEngine engine =
+        engine(
+            new DelegatingStore(node) {
+              @Override
+              public CompletionStage<Optional<StoredReminder>> putIfAbsentAsync(
+                  ReminderRecord record) {
+                if (record.id().key().equals("broken")) {
+                  return CompletableFuture.failedFuture(new IllegalStateException("disk full"));
+                }
+                if (record.id().key().startsWith("applied")) {
+                  super.putIfAbsent(record);
+                }
+                return CompletableFuture.failedFuture(
+                    new StoreUnavailableException("view changed during the write", null));
+              }
+            });
+
+    assertThatThrownBy(
+            () ->
+                engine.setAll(
+                    List.of(spec("broken"), spec("applied-1"), spec("lost"), spec("applied-2"))))
+        .hasMessage("disk full");
+
+    assertThat(announced)
+        .as("stored after all: announced; never stored: not written again")
+        .containsExactlyInAnyOrder("set applied-1", "set applied-2");
+    assertThat(node.size()).isEqualTo(2);
+  }
+
   private ReminderEngine engine(io.belfry.reminders.store.ReminderStore store) {
     InMemoryNode ownership = new InMemoryNode();
     ReminderEngine engine =

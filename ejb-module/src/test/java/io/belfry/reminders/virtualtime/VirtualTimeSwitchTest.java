@@ -33,8 +33,12 @@ class VirtualTimeSwitchTest {
     try {
       System.clearProperty(VirtualTimeSwitch.PROPERTY);
       assertThat(VirtualTimeSwitch.enabledFor("cart")).isFalse();
+      assertThat(VirtualTimeSwitch.isSet()).isFalse();
+      System.setProperty(VirtualTimeSwitch.PROPERTY, " ");
+      assertThat(VirtualTimeSwitch.isSet()).isFalse();
       System.setProperty(VirtualTimeSwitch.PROPERTY, "cart");
       assertThat(VirtualTimeSwitch.enabledFor("cart")).isTrue();
+      assertThat(VirtualTimeSwitch.isSet()).isTrue();
     } finally {
       if (before == null) {
         System.clearProperty(VirtualTimeSwitch.PROPERTY);

@@ -59,7 +59,7 @@ class CartExampleIT {
         .isEqualTo(204);
 
     assertThat(call("GET", cart, "belfry/virtual-time").statusCode())
-        .as("on the real clock the application has no virtual-time path")
+        .as("on the real clock the application's virtual-time path answers 404")
         .isEqualTo(404);
 
     await(

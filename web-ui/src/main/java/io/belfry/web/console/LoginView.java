@@ -56,7 +56,7 @@ public class LoginView extends VerticalLayout {
     HttpServletRequest request = vaadinRequest.getHttpServletRequest();
     // the same per-address counts as the API's credentials (LoginThrottle)
     FailedLogins failures = LoginThrottle.of(request.getServletContext());
-    String address = request.getRemoteAddr();
+    String address = FailedLogins.keyOf(request.getRemoteAddr());
     if (failures != null && failures.isBlocked(address)) {
       form.setI18n(blocked());
       return false;
@@ -70,7 +70,7 @@ public class LoginView extends VerticalLayout {
       request.login(user, password);
       return CurrentUser.mayView();
     } catch (ServletException e) {
-      if (failures != null) {
+      if (failures != null && !realmUnavailable(e)) {
         LoginThrottle.failed(failures, address);
         if (failures.isBlocked(address)) {
           form.setI18n(blocked());
@@ -78,6 +78,20 @@ public class LoginView extends VerticalLayout {
       }
       return false;
     }
+  }
+
+  /**
+   * Whether the login failed because the users could not be read (the database is down), not
+   * because of the credentials: that is no guess, and is not counted.
+   */
+  private static boolean realmUnavailable(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t.getClass().getName().endsWith("RealmUnavailableException")
+          || t instanceof java.sql.SQLException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static LoginI18n blocked() {

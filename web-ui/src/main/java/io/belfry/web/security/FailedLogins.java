@@ -68,6 +68,27 @@ public final class FailedLogins {
             .build();
   }
 
+  /**
+   * The key an address is counted under: the address itself, but an IPv6 address's /64 network,
+   * since one host or customer usually holds a whole /64 and could otherwise guess from a new
+   * address each time. A text that is no IP address (an unresolved forwarded name) counts as is.
+   */
+  public static String keyOf(String address) {
+    if (address == null || address.indexOf(':') < 0) {
+      return address;
+    }
+    try {
+      byte[] bytes = java.net.InetAddress.getByName(address).getAddress();
+      if (bytes.length != 16) {
+        return address;
+      }
+      java.util.Arrays.fill(bytes, 8, 16, (byte) 0);
+      return java.net.InetAddress.getByAddress(bytes).getHostAddress() + "/64";
+    } catch (java.net.UnknownHostException e) {
+      return address;
+    }
+  }
+
   /** Whether {@code address} is refused now. */
   public boolean isBlocked(String address) {
     Tally tally = tallies.getIfPresent(Objects.requireNonNull(address, "address"));

@@ -46,7 +46,10 @@ public class LoginThrottle implements ServletExtension {
     return (FailedLogins) context.getAttribute(ATTRIBUTE);
   }
 
-  /** Counts a failed login from {@code address}, and says so in the log when it blocks it. */
+  /**
+   * Counts a failed login from {@code address} (a {@link FailedLogins#keyOf} key), and says so in
+   * the log when it blocks it.
+   */
   public static void failed(FailedLogins failures, String address) {
     if (failures.failed(address)) {
       LOG.warnf(
@@ -69,7 +72,7 @@ public class LoginThrottle implements ServletExtension {
       // Only requests that carry credentials are gated: the console's pages and /health load
       // without any, and the console's login form checks the counts itself (LoginView).
       if (exchange.getRequestHeaders().contains(Headers.AUTHORIZATION)) {
-        String address = exchange.getSourceAddress().getAddress().getHostAddress();
+        String address = FailedLogins.keyOf(addressOf(exchange));
         if (failures.isBlocked(address)) {
           refuse(exchange, address);
           return;
@@ -82,6 +85,14 @@ public class LoginThrottle implements ServletExtension {
             });
       }
       next.handleRequest(exchange);
+    }
+
+    /** The client's address; a forwarded name that is no IP address stays unresolved. */
+    private static String addressOf(HttpServerExchange exchange) {
+      java.net.InetSocketAddress source = exchange.getSourceAddress();
+      return source.getAddress() != null
+          ? source.getAddress().getHostAddress()
+          : source.getHostString();
     }
 
     private void refuse(HttpServerExchange exchange, String address) {

@@ -55,6 +55,15 @@ class FailedLoginsTest {
   }
 
   @Test
+  void ipv6_countedPerSlash64_ipv4PerAddress() {
+    assertThat(FailedLogins.keyOf("2001:db8:1:2:aaaa::1"))
+        .isEqualTo(FailedLogins.keyOf("2001:db8:1:2:bbbb::2"))
+        .isNotEqualTo(FailedLogins.keyOf("2001:db8:1:3::1"));
+    assertThat(FailedLogins.keyOf("10.0.0.1")).isEqualTo("10.0.0.1");
+    assertThat(FailedLogins.keyOf("unresolved-name")).isEqualTo("unresolved-name");
+  }
+
+  @Test
   void settingsOutOfRange_refused() {
     assertThatThrownBy(() -> new FailedLogins(0, Duration.ofMinutes(1)))
         .isInstanceOf(IllegalArgumentException.class);
