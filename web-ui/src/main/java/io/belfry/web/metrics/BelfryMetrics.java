@@ -3,6 +3,7 @@ package io.belfry.web.metrics;
 import io.belfry.audit.AuditWriter;
 import io.belfry.reminders.api.ReminderActivity;
 import io.belfry.reminders.placement.ClusterSnapshot;
+import io.belfry.reminders.placement.ClusterStatus;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -34,7 +35,7 @@ public class BelfryMetrics {
 
   @Inject MeterRegistry registry;
 
-  @Inject RecentClusterSnapshot recent;
+  @Inject ClusterStatus cluster;
 
   @Inject AuditWriter audit;
 
@@ -91,7 +92,7 @@ public class BelfryMetrics {
   }
 
   private ClusterSnapshot current() {
-    ClusterSnapshot snapshot = recent.get();
+    ClusterSnapshot snapshot = cluster.snapshot();
     registerPendingGauges(snapshot);
     return snapshot;
   }

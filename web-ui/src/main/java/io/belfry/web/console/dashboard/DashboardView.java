@@ -15,12 +15,12 @@ import io.belfry.reminders.api.ReminderQuery;
 import io.belfry.reminders.api.ReminderStatus;
 import io.belfry.reminders.api.Reminders;
 import io.belfry.reminders.config.BelfryExecutor;
+import io.belfry.reminders.placement.ClusterStatus;
 import io.belfry.web.console.LiveRefresh;
 import io.belfry.web.console.MainLayout;
 import io.belfry.web.console.Routes;
 import io.belfry.web.metrics.FireRate;
 import io.belfry.web.metrics.LatenessWindow;
-import io.belfry.web.metrics.RecentClusterSnapshot;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.Dependent;
 import jakarta.inject.Inject;
@@ -48,7 +48,7 @@ public class DashboardView extends VerticalLayout {
 
   private final FireRate fireRate;
   private final LatenessWindow lateness;
-  private final RecentClusterSnapshot cluster;
+  private final ClusterStatus cluster;
   private final Reminders reminders;
 
   private final Div firesChart = new Div();
@@ -61,7 +61,7 @@ public class DashboardView extends VerticalLayout {
   public DashboardView(
       FireRate fireRate,
       LatenessWindow lateness,
-      RecentClusterSnapshot cluster,
+      ClusterStatus cluster,
       Reminders reminders,
       @BelfryExecutor ManagedScheduledExecutorService scheduler) {
     this.fireRate = fireRate;
@@ -120,7 +120,7 @@ public class DashboardView extends VerticalLayout {
         lateness.percentile(50),
         lateness.percentile(99),
         lateness.size(),
-        new ArrayList<>(cluster.get().pendingByNamespace().entrySet()),
+        new ArrayList<>(cluster.snapshot().pendingByNamespace().entrySet()),
         perFiveMinutes,
         due.hasNext());
   }
