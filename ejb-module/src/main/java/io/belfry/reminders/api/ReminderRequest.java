@@ -1,5 +1,7 @@
 package io.belfry.reminders.api;
 
+import static io.belfry.reminders.model.JsonFactory.JSON;
+
 import io.belfry.reminders.api.validation.ConsistentSchedule;
 import io.belfry.reminders.api.validation.DurationRange;
 import io.belfry.reminders.api.validation.Interval;
@@ -11,7 +13,6 @@ import io.belfry.reminders.api.validation.RepeatingInterval;
 import io.belfry.reminders.api.validation.TimeZoneId;
 import io.belfry.reminders.api.validation.WithinHorizon;
 import io.belfry.reminders.schedule.ScheduleParser;
-import jakarta.json.Json;
 import jakarta.json.JsonException;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;
@@ -380,7 +381,7 @@ public class ReminderRequest {
     if (payload == null || !hasJsonContentType()) {
       return null;
     }
-    try (JsonReader reader = Json.createReader(new ByteArrayInputStream(payload))) {
+    try (JsonReader reader = JSON.createReader(new ByteArrayInputStream(payload))) {
       return reader.readValue();
     } catch (JsonException notJson) {
       return null;

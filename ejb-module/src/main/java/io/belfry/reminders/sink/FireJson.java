@@ -1,8 +1,9 @@
 package io.belfry.reminders.sink;
 
+import static io.belfry.reminders.model.JsonFactory.JSON;
+
 import io.belfry.reminders.api.ReminderFired;
 import io.belfry.reminders.api.ReminderRequest;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonValue;
@@ -22,7 +23,7 @@ public final class FireJson {
 
   public static JsonObject of(ReminderFired fire) {
     JsonObjectBuilder json =
-        Json.createObjectBuilder()
+        JSON.createObjectBuilder()
             .add("namespace", fire.getNamespace())
             .add("key", fire.getKey())
             .add("fence", fire.getFence())
@@ -62,7 +63,7 @@ public final class FireJson {
     if (!ReminderRequest.isJsonContentType(contentType)) {
       return Optional.empty();
     }
-    try (var reader = Json.createReader(new ByteArrayInputStream(payload))) {
+    try (var reader = JSON.createReader(new ByteArrayInputStream(payload))) {
       JsonValue value = reader.readValue();
       value.toString(); // writes every number: throws now rather than when the answer is sent
       return Optional.of(value);

@@ -1,7 +1,8 @@
 package io.belfry.reminders.virtualtime;
 
+import static io.belfry.reminders.model.JsonFactory.JSON;
+
 import jakarta.enterprise.inject.spi.CDI;
-import jakarta.json.Json;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
@@ -46,7 +47,7 @@ public class VirtualTimeServlet extends HttpServlet {
       throws IOException {
     VirtualTime time = time();
     Optional<Instant> next = time.nextDue();
-    JsonObjectBuilder body = Json.createObjectBuilder().add("now", time.now().toString());
+    JsonObjectBuilder body = JSON.createObjectBuilder().add("now", time.now().toString());
     if (next.isPresent()) {
       body.add("nextDue", next.get().toString());
     } else {
@@ -85,7 +86,7 @@ public class VirtualTimeServlet extends HttpServlet {
     write(
         response,
         HttpServletResponse.SC_OK,
-        Json.createObjectBuilder().add("now", time.now().toString()).add("delivered", delivered));
+        JSON.createObjectBuilder().add("now", time.now().toString()).add("delivered", delivered));
   }
 
   private static VirtualTime time() {
@@ -119,7 +120,7 @@ public class VirtualTimeServlet extends HttpServlet {
     write(
         response,
         HttpServletResponse.SC_BAD_REQUEST,
-        Json.createObjectBuilder().add("field", field).add("message", message));
+        JSON.createObjectBuilder().add("field", field).add("message", message));
   }
 
   private static void write(HttpServletResponse response, int status, JsonObjectBuilder body)

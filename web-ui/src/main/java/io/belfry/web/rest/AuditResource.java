@@ -1,5 +1,7 @@
 package io.belfry.web.rest;
 
+import static io.belfry.reminders.model.JsonFactory.JSON;
+
 import io.belfry.audit.AuditCursor;
 import io.belfry.audit.AuditPage;
 import io.belfry.audit.AuditQueries;
@@ -9,7 +11,6 @@ import io.belfry.reminders.api.InvalidReminderException;
 import io.belfry.reminders.api.ReminderActivity;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -74,9 +75,9 @@ public class AuditResource {
   }
 
   private static JsonObject page(AuditPage page) {
-    JsonArrayBuilder items = Json.createArrayBuilder();
+    JsonArrayBuilder items = JSON.createArrayBuilder();
     page.records().forEach(r -> items.add(record(r)));
-    JsonObjectBuilder json = Json.createObjectBuilder().add("items", items);
+    JsonObjectBuilder json = JSON.createObjectBuilder().add("items", items);
     if (page.next() == null) {
       json.addNull("next");
     } else {
@@ -87,7 +88,7 @@ public class AuditResource {
 
   static JsonObject record(AuditRecord r) {
     JsonObjectBuilder json =
-        Json.createObjectBuilder()
+        JSON.createObjectBuilder()
             .add("type", r.type().name())
             .add("namespace", r.namespace())
             .add("key", r.key())

@@ -1,10 +1,11 @@
 package io.belfry.web.rest;
 
+import static io.belfry.reminders.model.JsonFactory.JSON;
+
 import io.belfry.reminders.placement.ClusterSnapshot;
 import io.belfry.reminders.placement.ClusterStatus;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -25,15 +26,15 @@ public class ClusterResource {
   @GET
   public String cluster() {
     ClusterSnapshot snapshot = status.snapshot();
-    JsonArrayBuilder members = Json.createArrayBuilder();
+    JsonArrayBuilder members = JSON.createArrayBuilder();
     for (ClusterSnapshot.Member m : snapshot.members()) {
       members.add(
-          Json.createObjectBuilder()
+          JSON.createObjectBuilder()
               .add("node", m.name())
               .add("primarySegments", m.primarySegments())
               .add("armedReminders", m.armedReminders()));
     }
-    return Json.createObjectBuilder()
+    return JSON.createObjectBuilder()
         .add("node", snapshot.node())
         .add("coordinator", snapshot.coordinator())
         .add("totalSegments", snapshot.totalSegments())

@@ -1,5 +1,7 @@
 package io.belfry.web.rest;
 
+import static io.belfry.reminders.model.JsonFactory.JSON;
+
 import io.belfry.reminders.api.InvalidReminderException;
 import io.belfry.reminders.api.InvalidReminderException.Violation;
 import io.belfry.reminders.api.ReminderNotFoundException;
@@ -15,7 +17,6 @@ import io.belfry.web.rest.json.ReminderJson;
 import io.belfry.web.rest.json.RequestBody;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -74,7 +75,7 @@ public class ReminderResource {
     List<SetOutcome> outcomes =
         reminders.putAll(ReminderBatchBody.read(namespace, RequestBody.jsonObject(body)));
     long created = outcomes.stream().filter(SetOutcome::created).count();
-    return Json.createObjectBuilder()
+    return JSON.createObjectBuilder()
         .add("created", created)
         .add("replaced", outcomes.size() - created)
         .build()
@@ -88,7 +89,7 @@ public class ReminderResource {
         .get(namespace, key)
         .map(
             r ->
-                Json.createObjectBuilder(ReminderJson.of(r))
+                JSON.createObjectBuilder(ReminderJson.of(r))
                     .add("owner", cluster.ownerOf(namespace, key))
                     .build()
                     .toString())

@@ -1,10 +1,11 @@
 package io.belfry.web.security;
 
+import static io.belfry.reminders.model.JsonFactory.JSON;
+
 import io.belfry.web.rest.json.RequestBody;
 import io.belfry.web.rest.problem.Problem;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -39,11 +40,11 @@ public class TokenResource {
 
   @GET
   public String list() throws Exception {
-    JsonArrayBuilder items = Json.createArrayBuilder();
+    JsonArrayBuilder items = JSON.createArrayBuilder();
     for (TokenDirectory.Token token : tokens.list()) {
       items.add(json(token));
     }
-    return Json.createObjectBuilder().add("items", items).build().toString();
+    return JSON.createObjectBuilder().add("items", items).build().toString();
   }
 
   @POST
@@ -78,20 +79,20 @@ public class TokenResource {
 
   private static JsonObjectBuilder json(TokenDirectory.Token token) {
     JsonObjectBuilder json =
-        Json.createObjectBuilder()
+        JSON.createObjectBuilder()
             .add("id", token.id())
             .add("name", token.name())
-            .add("roles", Json.createArrayBuilder(token.roles()))
+            .add("roles", JSON.createArrayBuilder(token.roles()))
             .add(
                 "namespaces",
                 token.namespaces().isEmpty()
                     ? JsonValue.NULL
-                    : Json.createArrayBuilder(token.namespaces()).build())
+                    : JSON.createArrayBuilder(token.namespaces()).build())
             .add(
                 "expiresAt",
                 token.expiresAt() == null
                     ? JsonValue.NULL
-                    : Json.createValue(token.expiresAt().toString()))
+                    : JSON.createValue(token.expiresAt().toString()))
             .add("createdAt", token.createdAt().toString());
     if (token.createdBy() != null) {
       json.add("createdBy", token.createdBy());
@@ -100,7 +101,7 @@ public class TokenResource {
         "lastUsedAt",
         token.lastUsedAt() == null
             ? JsonValue.NULL
-            : Json.createValue(token.lastUsedAt().toString()));
+            : JSON.createValue(token.lastUsedAt().toString()));
     return json;
   }
 }

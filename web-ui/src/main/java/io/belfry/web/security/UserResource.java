@@ -1,10 +1,11 @@
 package io.belfry.web.security;
 
+import static io.belfry.reminders.model.JsonFactory.JSON;
+
 import io.belfry.web.rest.json.RequestBody;
 import io.belfry.web.rest.problem.Problem;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.ws.rs.Consumes;
@@ -32,14 +33,14 @@ public class UserResource {
 
   @GET
   public String list() throws Exception {
-    JsonArrayBuilder items = Json.createArrayBuilder();
+    JsonArrayBuilder items = JSON.createArrayBuilder();
     for (UserDirectory.User user : users.list()) {
       items.add(
-          Json.createObjectBuilder()
+          JSON.createObjectBuilder()
               .add("name", user.name())
-              .add("roles", Json.createArrayBuilder(user.roles())));
+              .add("roles", JSON.createArrayBuilder(user.roles())));
     }
-    return Json.createObjectBuilder().add("items", items).build().toString();
+    return JSON.createObjectBuilder().add("items", items).build().toString();
   }
 
   @PUT
@@ -53,9 +54,9 @@ public class UserResource {
     boolean created = users.save(new UserAccount(name, password, roles));
     return Response.status(created ? Response.Status.CREATED : Response.Status.OK)
         .entity(
-            Json.createObjectBuilder()
+            JSON.createObjectBuilder()
                 .add("name", name)
-                .add("roles", Json.createArrayBuilder(roles))
+                .add("roles", JSON.createArrayBuilder(roles))
                 .build()
                 .toString())
         .build();

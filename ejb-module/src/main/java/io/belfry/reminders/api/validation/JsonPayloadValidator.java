@@ -1,8 +1,9 @@
 package io.belfry.reminders.api.validation;
 
+import static io.belfry.reminders.model.JsonFactory.JSON;
+
 import io.belfry.reminders.api.ReminderRequest;
 import io.belfry.reminders.api.ValidationLimits;
-import jakarta.json.Json;
 import jakarta.json.JsonException;
 import jakarta.json.stream.JsonParser;
 import jakarta.validation.ConstraintValidator;
@@ -50,7 +51,7 @@ public class JsonPayloadValidator implements ConstraintValidator<JsonPayload, Re
       return "it is not UTF-8";
     }
     // Walking every event, not readValue(): the parser also rejects content after the value.
-    try (JsonParser parser = Json.createParser(new StringReader(text))) {
+    try (JsonParser parser = JSON.createParser(new StringReader(text))) {
       if (!parser.hasNext()) {
         return "it is empty";
       }

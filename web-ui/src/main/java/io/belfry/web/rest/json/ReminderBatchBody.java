@@ -1,10 +1,11 @@
 package io.belfry.web.rest.json;
 
+import static io.belfry.reminders.model.JsonFactory.JSON;
+
 import io.belfry.reminders.api.InvalidReminderException;
 import io.belfry.reminders.api.InvalidReminderException.Violation;
 import io.belfry.reminders.api.ReminderRequest;
 import io.belfry.reminders.api.Reminders;
-import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -58,7 +59,7 @@ public final class ReminderBatchBody {
             ReminderBody.read(
                 namespace,
                 key instanceof JsonString text ? text.getString() : null,
-                Json.createObjectBuilder(item).remove("key").build()));
+                JSON.createObjectBuilder(item).remove("key").build()));
       } catch (InvalidReminderException e) {
         e.getViolations()
             .forEach(v -> violations.add(new Violation(prefix + "." + v.field(), v.message())));

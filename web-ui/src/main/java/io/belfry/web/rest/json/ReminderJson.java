@@ -1,10 +1,11 @@
 package io.belfry.web.rest.json;
 
+import static io.belfry.reminders.model.JsonFactory.JSON;
+
 import io.belfry.reminders.api.Reminder;
 import io.belfry.reminders.api.ReminderPage;
 import io.belfry.reminders.api.Schedule;
 import io.belfry.reminders.sink.FireJson;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -25,7 +26,7 @@ public final class ReminderJson {
 
   public static JsonObject of(Reminder r) {
     JsonObjectBuilder json =
-        Json.createObjectBuilder()
+        JSON.createObjectBuilder()
             .add("namespace", r.namespace())
             .add("key", r.key())
             .add("version", r.version())
@@ -61,9 +62,9 @@ public final class ReminderJson {
   }
 
   public static JsonObject page(ReminderPage page) {
-    JsonArrayBuilder items = Json.createArrayBuilder();
+    JsonArrayBuilder items = JSON.createArrayBuilder();
     page.items().forEach(r -> items.add(of(r)));
-    JsonObjectBuilder json = Json.createObjectBuilder().add("items", items);
+    JsonObjectBuilder json = JSON.createObjectBuilder().add("items", items);
     if (page.next() == null) {
       json.addNull("next");
     } else {

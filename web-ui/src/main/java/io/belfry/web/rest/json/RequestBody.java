@@ -1,8 +1,9 @@
 package io.belfry.web.rest.json;
 
+import static io.belfry.reminders.model.JsonFactory.JSON;
+
 import io.belfry.reminders.api.InvalidReminderException;
 import io.belfry.web.rest.problem.PayloadTooLargeException;
-import jakarta.json.Json;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -55,7 +56,7 @@ public final class RequestBody {
     if (body.length == 0) {
       throw InvalidReminderException.of("", "a JSON object body is required");
     }
-    try (JsonParser parser = Json.createParser(new ByteArrayInputStream(body))) {
+    try (JsonParser parser = JSON.createParser(new ByteArrayInputStream(body))) {
       if (!parser.hasNext() || parser.next() != JsonParser.Event.START_OBJECT) {
         throw InvalidReminderException.of("", "the body must be a JSON object");
       }
@@ -86,7 +87,7 @@ public final class RequestBody {
    * error.
    */
   private static JsonObject fields(JsonParser parser) {
-    JsonObjectBuilder object = Json.createObjectBuilder();
+    JsonObjectBuilder object = JSON.createObjectBuilder();
     while (parser.next() == JsonParser.Event.KEY_NAME) {
       String field = parser.getString();
       parser.next();

@@ -1,10 +1,11 @@
 package io.belfry.web.rest.json;
 
+import static io.belfry.reminders.model.JsonFactory.JSON;
+
 import io.belfry.reminders.api.InvalidReminderException;
 import io.belfry.reminders.api.InvalidReminderException.Violation;
 import io.belfry.reminders.sink.SinkDirectory.StoredSink;
 import io.belfry.reminders.sink.SinkSettings;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonString;
@@ -33,7 +34,7 @@ public final class SinkJson {
 
   public static JsonObject of(StoredSink sink) {
     SinkSettings s = sink.settings();
-    JsonObjectBuilder json = Json.createObjectBuilder().add("namespace", sink.namespace());
+    JsonObjectBuilder json = JSON.createObjectBuilder().add("namespace", sink.namespace());
     nullable(json, "webhookUrl", s.webhookUrl());
     json.add("hasSecret", s.secret() != null).add("timeout", s.timeout().toString());
     nullable(json, "jmsUrl", s.jmsUrl());

@@ -1,7 +1,8 @@
 package io.belfry.web.rest.problem;
 
+import static io.belfry.reminders.model.JsonFactory.JSON;
+
 import io.belfry.reminders.api.InvalidReminderException.Violation;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -50,14 +51,14 @@ public record Problem(
 
   public JsonObject toJson() {
     JsonObjectBuilder json =
-        Json.createObjectBuilder().add("type", type).add("title", title).add("status", status);
+        JSON.createObjectBuilder().add("type", type).add("title", title).add("status", status);
     if (detail != null) {
       json.add("detail", detail);
     }
     if (!violations.isEmpty()) {
-      JsonArrayBuilder list = Json.createArrayBuilder();
+      JsonArrayBuilder list = JSON.createArrayBuilder();
       for (Violation v : violations) {
-        list.add(Json.createObjectBuilder().add("field", v.field()).add("message", v.message()));
+        list.add(JSON.createObjectBuilder().add("field", v.field()).add("message", v.message()));
       }
       json.add("violations", list);
     }
