@@ -103,6 +103,12 @@ public final class Browser implements AutoCloseable {
     return ((String) js("return document.body.innerText")).contains(text);
   }
 
+  /** Waits until the Vaadin field with this id is marked invalid. */
+  void awaitInvalid(String fieldId) {
+    WebElement field = await(By.id(fieldId));
+    new WebDriverWait(driver, WAIT).until(d -> field.getAttribute("invalid") != null);
+  }
+
   /** Types into the Vaadin field with this id (its slotted native input). */
   void type(String fieldId, String text) {
     WebElement input = await(By.cssSelector("#" + fieldId + " input, #" + fieldId + " textarea"));

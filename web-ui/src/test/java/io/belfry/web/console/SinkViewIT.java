@@ -17,9 +17,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.openqa.selenium.By;
-import org.openqa.selenium.WebElement;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The console's sink view in headless Chromium: a bad URL is refused on its field with nothing
@@ -55,12 +52,6 @@ class SinkViewIT {
     }
   }
 
-  private void awaitInvalid(String fieldId) {
-    WebElement field = browser.await(By.id(fieldId));
-    new WebDriverWait(browser.driver, Browser.WAIT)
-        .until(d -> field.getAttribute("invalid") != null);
-  }
-
   @Test
   void badUrl_errorOnTheField_nothingSaved_thenAGoodOneIsSaved() throws Exception {
     browser.login(ConsoleIT.ADMIN, ConsoleIT.ADMIN_PASSWORD);
@@ -68,7 +59,7 @@ class SinkViewIT {
     browser.type("webhookUrl", "ftp://hooks.example.com/x");
     browser.type("secret", "a-console-secret-1234");
     browser.click("save-sink");
-    awaitInvalid("webhookUrl");
+    browser.awaitInvalid("webhookUrl");
     browser.screenshot("sink-validation-error");
     assertThat(api("GET", null).statusCode()).isEqualTo(404);
 
@@ -93,7 +84,7 @@ class SinkViewIT {
     browser.open(Routes.SINK);
     browser.type("webhookUrl", "https://hooks.example.com/belfry");
     browser.click("save-sink");
-    awaitInvalid("secret");
+    browser.awaitInvalid("secret");
     assertThat(api("GET", null).statusCode()).isEqualTo(404);
   }
 

@@ -60,13 +60,13 @@ class TokensViewIT {
 
     // nothing filled in: the name and the roles are refused on their fields
     browser.click("create-token");
-    awaitInvalid("token-name");
-    awaitInvalid("token-roles");
+    browser.awaitInvalid("token-name");
+    browser.awaitInvalid("token-roles");
     browser.type("token-name", name);
     browser.type("token-expires-at", "yesterday");
     check("token-roles", "belfry-viewer");
     browser.click("create-token");
-    awaitInvalid("token-expires-at");
+    browser.awaitInvalid("token-expires-at");
     assertThat(tokensListed()).doesNotContain(name);
 
     browser.type("token-expires-at", "2099-01-01T00:00:00Z");
@@ -104,12 +104,6 @@ class TokensViewIT {
     browser.open(Routes.TOKENS);
     assertThat(browser.driver.findElements(By.id("create-token"))).isEmpty();
     assertThat(browser.driver.getCurrentUrl()).doesNotContain(Routes.TOKENS);
-  }
-
-  private void awaitInvalid(String fieldId) {
-    WebElement field = browser.await(By.id(fieldId));
-    new WebDriverWait(browser.driver, Browser.WAIT)
-        .until(d -> field.getAttribute("invalid") != null);
   }
 
   /** Ticks the checkbox labelled {@code label} of the group {@code groupId}. */

@@ -6,7 +6,6 @@ import com.vaadin.flow.component.button.ButtonVariant;
 import com.vaadin.flow.component.formlayout.FormLayout;
 import com.vaadin.flow.component.html.H2;
 import com.vaadin.flow.component.html.Paragraph;
-import com.vaadin.flow.component.notification.Notification;
 import com.vaadin.flow.component.notification.NotificationVariant;
 import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
 import com.vaadin.flow.component.orderedlayout.VerticalLayout;
@@ -29,6 +28,7 @@ import io.belfry.reminders.sink.SinkSettings;
 import io.belfry.web.DefaultNamespace;
 import io.belfry.web.console.CurrentUser;
 import io.belfry.web.console.MainLayout;
+import io.belfry.web.console.Notices;
 import io.belfry.web.console.Routes;
 import jakarta.enterprise.context.Dependent;
 import jakarta.inject.Inject;
@@ -197,10 +197,10 @@ public class SinkView extends VerticalLayout implements BeforeEnterObserver {
       show(e);
       return;
     } catch (SinkException e) {
-      notify("Not saved: " + e.getMessage(), NotificationVariant.LUMO_ERROR);
+      Notices.show("Not saved: " + e.getMessage(), NotificationVariant.LUMO_ERROR);
       return;
     }
-    notify("Sink saved", NotificationVariant.LUMO_SUCCESS);
+    Notices.show("Sink saved", NotificationVariant.LUMO_SUCCESS);
     load();
   }
 
@@ -209,10 +209,10 @@ public class SinkView extends VerticalLayout implements BeforeEnterObserver {
     try {
       sinks.remove(NAMESPACE);
     } catch (SinkException e) {
-      notify("Not removed: " + e.getMessage(), NotificationVariant.LUMO_ERROR);
+      Notices.show("Not removed: " + e.getMessage(), NotificationVariant.LUMO_ERROR);
       return;
     }
-    notify("Sink removed", NotificationVariant.LUMO_SUCCESS);
+    Notices.show("Sink removed", NotificationVariant.LUMO_SUCCESS);
     load();
   }
 
@@ -223,13 +223,8 @@ public class SinkView extends VerticalLayout implements BeforeEnterObserver {
         byField.get(v.field()).setErrorMessage(v.message());
         byField.get(v.field()).setInvalid(true);
       } else {
-        notify(v.toString(), NotificationVariant.LUMO_ERROR);
+        Notices.show(v.toString(), NotificationVariant.LUMO_ERROR);
       }
     }
-  }
-
-  private static void notify(String text, NotificationVariant variant) {
-    Notification notification = Notification.show(text, 4000, Notification.Position.TOP_CENTER);
-    notification.addThemeVariants(variant);
   }
 }

@@ -8,7 +8,6 @@ import com.vaadin.flow.component.formlayout.FormLayout;
 import com.vaadin.flow.component.grid.Grid;
 import com.vaadin.flow.component.html.H2;
 import com.vaadin.flow.component.html.Paragraph;
-import com.vaadin.flow.component.notification.Notification;
 import com.vaadin.flow.component.notification.NotificationVariant;
 import com.vaadin.flow.component.orderedlayout.VerticalLayout;
 import com.vaadin.flow.component.textfield.TextField;
@@ -20,6 +19,7 @@ import io.belfry.reminders.api.InvalidReminderException;
 import io.belfry.reminders.api.InvalidReminderException.Violation;
 import io.belfry.web.console.CurrentUser;
 import io.belfry.web.console.MainLayout;
+import io.belfry.web.console.Notices;
 import io.belfry.web.console.Routes;
 import io.belfry.web.security.Roles;
 import io.belfry.web.security.TokenDirectory;
@@ -155,12 +155,12 @@ public class TokensView extends VerticalLayout implements BeforeEnterObserver {
       }
       return;
     } catch (SQLException e) {
-      notify("Not created: the database does not answer", NotificationVariant.LUMO_ERROR);
+      Notices.show("Not created: the database does not answer", NotificationVariant.LUMO_ERROR);
       return;
     }
     secret.setValue(created.secret());
     secret.setVisible(true);
-    notify("Token " + created.token().name() + " created", NotificationVariant.LUMO_SUCCESS);
+    Notices.show("Token " + created.token().name() + " created", NotificationVariant.LUMO_SUCCESS);
     load();
   }
 
@@ -177,10 +177,10 @@ public class TokensView extends VerticalLayout implements BeforeEnterObserver {
     CurrentUser.requireAdmin();
     try {
       if (tokens.revoke(token.id())) {
-        notify("Token " + token.name() + " revoked", NotificationVariant.LUMO_SUCCESS);
+        Notices.show("Token " + token.name() + " revoked", NotificationVariant.LUMO_SUCCESS);
       }
     } catch (SQLException e) {
-      notify("Not revoked: the database does not answer", NotificationVariant.LUMO_ERROR);
+      Notices.show("Not revoked: the database does not answer", NotificationVariant.LUMO_ERROR);
     }
     load();
   }
@@ -188,15 +188,10 @@ public class TokensView extends VerticalLayout implements BeforeEnterObserver {
   private void invalid(String field, String message) {
     HasValidation target = byField.get(field);
     if (target == null) {
-      notify(field + ": " + message, NotificationVariant.LUMO_ERROR);
+      Notices.show(field + ": " + message, NotificationVariant.LUMO_ERROR);
       return;
     }
     target.setErrorMessage(message);
     target.setInvalid(true);
-  }
-
-  private static void notify(String text, NotificationVariant variant) {
-    Notification notification = Notification.show(text, 4000, Notification.Position.TOP_CENTER);
-    notification.addThemeVariants(variant);
   }
 }
