@@ -62,8 +62,6 @@ public class EngineRuntime {
   private ConflictRepair repair;
 
   /** Set only on virtual time ({@link VirtualTimeSwitch}). */
-  private SettableClock virtualClock;
-
   private VirtualTimeDriver virtualTime;
 
   /** Starts the engine with the application rather than at first use: reminders fire unasked. */
@@ -91,7 +89,6 @@ public class EngineRuntime {
       builder.clock(clock).settings(settings.withTombstoneTtl(NO_PURGE_ON_VIRTUAL_TIME));
       virtualTime =
           new VirtualTimeDriver(this::engine, clock, settings.scanInterval(), namespaces::serves);
-      virtualClock = clock;
       LOG.warnf(
           "BELFRY-0005 VIRTUAL TIME for application %s (-D%s): namespaces %s fire only when a test"
               + " advances the clock; never set this on a server that runs for real",
@@ -124,7 +121,7 @@ public class EngineRuntime {
 
   /** The engine's "now": the real clock, or the virtual one a test moves. */
   public Clock clock() {
-    return virtualClock != null ? virtualClock : Clock.system();
+    return virtualTime != null ? virtualTime.clock() : Clock.system();
   }
 
   /** What moves the engine's time, when this deployment runs on virtual time. */

@@ -7,7 +7,6 @@ import io.belfry.reminders.api.ReminderRequest;
 import io.belfry.reminders.api.Reminders;
 import io.belfry.reminders.engine.EngineReminders;
 import io.belfry.reminders.schedule.Clock;
-import io.belfry.reminders.virtualtime.VirtualTimeSwitch;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -20,13 +19,11 @@ import java.util.Optional;
 
 /**
  * The {@link Reminders} bean of a deployment: {@link EngineReminders} on this deployment's engine,
- * with the container's validator and the deployment's namespace. The logic lives there, so that the
- * test kit runs the same door without CDI.
+ * with a validator of the container's factory that reads the engine's clock, and the deployment's
+ * namespace. The logic lives there, so that the test kit runs the same door without CDI.
  */
 @ApplicationScoped
 public class RemindersBean implements Reminders {
-
-  @Inject Validator validator;
 
   @Inject ValidatorFactory validators;
 
@@ -38,14 +35,11 @@ public class RemindersBean implements Reminders {
 
   @PostConstruct
   void init() {
-    // suppliers, not values: the engine and namespaces resolve when first used
-    Clock clock = Clock.system();
-    Validator checks = validator;
-    if (VirtualTimeSwitch.enabledFor(namespaces.applicationName())) {
-      // "now" for after(…), cron and the validator's horizon is the engine's virtual now
-      clock = () -> runtime.clock().millis();
-      checks = validators.usingContext().clockProvider(clock::asJavaClock).getValidator();
-    }
+    // suppliers, not values: the engine, its clock and the namespaces resolve when first used.
+    // "Now" for after(…), cron and the validator's horizon is the engine's: the system clock, or
+    // the virtual one of a test server (EngineRuntime decides).
+    Clock clock = () -> runtime.clock().millis();
+    Validator checks = validators.usingContext().clockProvider(clock::asJavaClock).getValidator();
     delegate = new EngineReminders(runtime::engine, checks, namespaces::callerNamespace, clock);
   }
 

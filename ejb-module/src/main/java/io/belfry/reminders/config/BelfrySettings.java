@@ -88,6 +88,21 @@ public final class BelfrySettings {
     }
   }
 
+  /**
+   * A duration system property of another Belfry component, read as the engine's are ({@code
+   * PT15M}, {@code 15m}, {@code 500ms}); {@code fallback} when unset.
+   *
+   * @throws IllegalStateException naming the property when the value does not parse
+   */
+  public static Duration durationProperty(String property, Duration fallback) {
+    return read(property, BelfrySettings::duration, fallback);
+  }
+
+  /** A whole-number system property, as {@link #durationProperty} reads a duration. */
+  public static int intProperty(String property, int fallback) {
+    return read(property, Integer::valueOf, fallback);
+  }
+
   /** Durations as reminders take them: {@code PT1S}, {@code 1s}, {@code 500ms}, or {@code 0}. */
   private static Duration duration(String text) {
     return "0".equals(text) ? Duration.ZERO : ScheduleParser.parseInterval(text);

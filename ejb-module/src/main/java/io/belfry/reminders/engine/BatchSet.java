@@ -1,6 +1,5 @@
 package io.belfry.reminders.engine;
 
-import io.belfry.reminders.model.HybridLogicalClock;
 import io.belfry.reminders.model.ReminderRecord;
 import io.belfry.reminders.schedule.Clock;
 import io.belfry.reminders.schedule.Occurrence;
@@ -33,13 +32,11 @@ final class BatchSet {
 
   private final ReminderEngine engine;
   private final ReminderStore store;
-  private final HybridLogicalClock versions;
   private final Clock clock;
 
-  BatchSet(ReminderEngine engine, ReminderStore store, HybridLogicalClock versions, Clock clock) {
+  BatchSet(ReminderEngine engine, ReminderStore store, Clock clock) {
     this.engine = engine;
     this.store = store;
-    this.versions = versions;
     this.clock = clock;
   }
 
@@ -109,17 +106,14 @@ final class BatchSet {
   private void issue(Item item, long now) {
     try {
       Optional<StoredReminder> existing = store.get(item.spec.id());
-      long version = versions.mint();
-      if (existing.isPresent() && existing.get().record().version() >= version) {
-        // Written by a node whose clock is ahead: the one-by-one path moves past it.
-        versions.observe(existing.get().record().version());
+      Optional<SetResult> next = engine.nextVersion(item.spec, item.first, existing, now);
+      if (next.isEmpty()) {
+        // written by a node whose clock is ahead: the one-by-one path moves past it
         item.written = CompletableFuture.completedFuture(false);
         return;
       }
-      Optional<ReminderRecord> live =
-          existing.map(StoredReminder::record).filter(r -> !r.isTombstone());
-      ReminderRecord record = ReminderEngine.record(item.spec, version, item.first, live, now);
-      item.attempt = new SetResult(live.isEmpty(), record, live);
+      item.attempt = next.get();
+      ReminderRecord record = item.attempt.record();
       item.written =
           (existing.isEmpty()
                   ? store.putIfAbsentAsync(record).thenApply(Optional::isEmpty)

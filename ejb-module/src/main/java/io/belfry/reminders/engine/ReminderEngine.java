@@ -218,7 +218,7 @@ public final class ReminderEngine {
    *     (checked for all before anything is written)
    */
   public List<SetResult> setAll(List<ReminderSpec> specs) {
-    return new BatchSet(this, store, versions, clock).setAll(specs);
+    return new BatchSet(this, store, clock).setAll(specs);
   }
 
   Occurrence firstOccurrence(ReminderSpec spec) {
@@ -247,20 +247,15 @@ public final class ReminderEngine {
           // the write that failed with an unknown outcome had been applied
           return announced(unconfirmed);
         }
-        long version = versions.mint();
-        if (existing.isPresent() && existing.get().record().version() >= version) {
-          // Written by a node whose clock is ahead: move past it and mint again.
-          versions.observe(existing.get().record().version());
-          continue;
+        Optional<SetResult> next = nextVersion(spec, first, existing, now);
+        if (next.isEmpty()) {
+          continue; // written by a node whose clock is ahead: the next mint passes it
         }
-        Optional<ReminderRecord> live =
-            existing.map(StoredReminder::record).filter(r -> !r.isTombstone());
-        ReminderRecord record = record(spec, version, first, live, now);
-        unconfirmed = new SetResult(live.isEmpty(), record, live);
+        unconfirmed = next.get();
         boolean written =
             existing.isEmpty()
-                ? store.putIfAbsent(record).isEmpty()
-                : store.replace(existing.get(), record);
+                ? store.putIfAbsent(unconfirmed.record()).isEmpty()
+                : store.replace(existing.get(), unconfirmed.record());
         if (written) {
           return announced(unconfirmed);
         }
@@ -271,6 +266,24 @@ public final class ReminderEngine {
     }
     throw new IllegalStateException(
         "Could not set " + spec.id().cacheKey() + ": " + MAX_WRITE_ATTEMPTS + " lost races");
+  }
+
+  /**
+   * The next version of {@code spec} over the {@code existing} entry, still to be written (by
+   * {@link #write} or {@link BatchSet}); empty when the stored version is ahead of this node's
+   * clock, which is then observed so that the next mint passes it.
+   */
+  Optional<SetResult> nextVersion(
+      ReminderSpec spec, Occurrence first, Optional<StoredReminder> existing, long now) {
+    long version = versions.mint();
+    if (existing.isPresent() && existing.get().record().version() >= version) {
+      versions.observe(existing.get().record().version());
+      return Optional.empty();
+    }
+    Optional<ReminderRecord> live =
+        existing.map(StoredReminder::record).filter(r -> !r.isTombstone());
+    return Optional.of(
+        new SetResult(live.isEmpty(), record(spec, version, first, live, now), live));
   }
 
   SetResult announced(SetResult result) {
@@ -390,7 +403,7 @@ public final class ReminderEngine {
             spec.maxOccurrences() == null ? null : spec.maxOccurrences().longValue()));
   }
 
-  static ReminderRecord record(
+  private static ReminderRecord record(
       ReminderSpec spec, long version, Occurrence first, Optional<ReminderRecord> live, long now) {
     return new ReminderRecord(
         spec.id(),

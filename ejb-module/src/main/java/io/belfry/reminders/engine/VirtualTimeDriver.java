@@ -1,6 +1,7 @@
 package io.belfry.reminders.engine;
 
 import io.belfry.reminders.model.ReminderRecord;
+import io.belfry.reminders.schedule.Clock;
 import io.belfry.reminders.schedule.SettableClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -45,6 +46,11 @@ public final class VirtualTimeDriver {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.scanInterval = Objects.requireNonNull(scanInterval, "scanInterval");
     this.servedNamespaces = Objects.requireNonNull(servedNamespaces, "servedNamespaces");
+  }
+
+  /** The clock this driver moves, for readers of "now" (the deployment's validator, say). */
+  public Clock clock() {
+    return clock;
   }
 
   /** Virtual now. */

@@ -65,22 +65,17 @@ public class VirtualTimeServlet extends HttpServlet {
       badRequest(response, "advanceBy", "give advanceBy or advanceTo, not both");
       return;
     }
+    String parameter = by != null ? "advanceBy" : "advanceTo";
     VirtualTime time = time();
     int delivered;
     try {
-      if (by != null) {
-        delivered = time.advanceBy(parse("advanceBy", () -> Duration.parse(by)));
-      } else if (to != null) {
-        delivered = time.advanceTo(parse("advanceTo", () -> Instant.parse(to)));
-      } else {
-        delivered = time.fireDue();
-      }
-    } catch (BadParameter e) {
-      badRequest(response, e.parameter, e.getMessage());
-      return;
-    } catch (IllegalArgumentException e) {
-      // only forward: the driver refuses a negative step or a target in the past
-      badRequest(response, by != null ? "advanceBy" : "advanceTo", e.getMessage());
+      delivered =
+          by != null
+              ? time.advanceBy(Duration.parse(by))
+              : to != null ? time.advanceTo(Instant.parse(to)) : time.fireDue();
+    } catch (DateTimeException | IllegalArgumentException e) {
+      // a malformed value, or time asked to move backwards (the driver refuses it)
+      badRequest(response, parameter, parameter + ": " + e.getMessage());
       return;
     }
     write(
@@ -91,28 +86,6 @@ public class VirtualTimeServlet extends HttpServlet {
 
   private static VirtualTime time() {
     return CDI.current().select(VirtualTime.class).get();
-  }
-
-  private interface Parse<T> {
-    T get();
-  }
-
-  private static <T> T parse(String parameter, Parse<T> parse) {
-    try {
-      return parse.get();
-    } catch (DateTimeException e) {
-      throw new BadParameter(parameter, parameter + ": " + e.getMessage());
-    }
-  }
-
-  private static final class BadParameter extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-    private final String parameter;
-
-    BadParameter(String parameter, String message) {
-      super(message);
-      this.parameter = parameter;
-    }
   }
 
   private static void badRequest(HttpServletResponse response, String field, String message)

@@ -7,7 +7,8 @@ import jakarta.enterprise.event.Observes;
 
 /**
  * Every route but the login page needs a logged-in user with a Belfry role: anyone else is sent to
- * {@link LoginView}, before the view is even created.
+ * {@link LoginView}, before the view is even created. Routes marked {@link AdminOnly} send everyone
+ * but admins to the dashboard, as early.
  */
 @ApplicationScoped
 public class AccessControl {
@@ -24,6 +25,9 @@ public class AccessControl {
     }
     if (!CurrentUser.isLoggedIn() || !CurrentUser.mayView()) {
       event.forwardTo(LoginView.class);
+    } else if (event.getNavigationTarget().isAnnotationPresent(AdminOnly.class)
+        && !CurrentUser.isAdmin()) {
+      event.forwardTo(Routes.DASHBOARD);
     }
   }
 }

@@ -4,7 +4,10 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import com.github.benmanes.caffeine.cache.Ticker;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -78,13 +81,13 @@ public final class FailedLogins {
       return address;
     }
     try {
-      byte[] bytes = java.net.InetAddress.getByName(address).getAddress();
+      byte[] bytes = InetAddress.getByName(address).getAddress();
       if (bytes.length != 16) {
         return address;
       }
-      java.util.Arrays.fill(bytes, 8, 16, (byte) 0);
-      return java.net.InetAddress.getByAddress(bytes).getHostAddress() + "/64";
-    } catch (java.net.UnknownHostException e) {
+      Arrays.fill(bytes, 8, 16, (byte) 0);
+      return InetAddress.getByAddress(bytes).getHostAddress() + "/64";
+    } catch (UnknownHostException e) {
       return address;
     }
   }

@@ -1,5 +1,6 @@
 package io.belfry.web.security;
 
+import io.belfry.reminders.config.BelfrySettings;
 import io.belfry.web.rest.problem.Problem;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
@@ -8,9 +9,9 @@ import io.undertow.servlet.api.DeploymentInfo;
 import io.undertow.util.Headers;
 import jakarta.servlet.ServletContext;
 import jakarta.ws.rs.core.Response;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import org.jboss.logging.Logger;
 
 /**
@@ -28,6 +29,8 @@ import org.jboss.logging.Logger;
  */
 public class LoginThrottle implements ServletExtension {
 
+  static final String MAX_FAILURES = "belfry.login-throttle.max-failures";
+  static final String LOCKOUT = "belfry.login-throttle.lockout";
   static final int DEFAULT_MAX_FAILURES = 30;
   static final Duration DEFAULT_LOCKOUT = Duration.ofMinutes(15);
 
@@ -89,7 +92,7 @@ public class LoginThrottle implements ServletExtension {
 
     /** The client's address; a forwarded name that is no IP address stays unresolved. */
     private static String addressOf(HttpServerExchange exchange) {
-      java.net.InetSocketAddress source = exchange.getSourceAddress();
+      InetSocketAddress source = exchange.getSourceAddress();
       return source.getAddress() != null
           ? source.getAddress().getHostAddress()
           : source.getHostString();
@@ -115,36 +118,32 @@ public class LoginThrottle implements ServletExtension {
   }
 
   private static int maxFailures() {
-    String value = System.getProperty("belfry.login-throttle.max-failures");
     try {
-      int parsed = value == null ? DEFAULT_MAX_FAILURES : Integer.parseInt(value.trim());
-      if (parsed >= 1) {
-        return parsed;
+      int value = BelfrySettings.intProperty(MAX_FAILURES, DEFAULT_MAX_FAILURES);
+      if (value >= 1) {
+        return value;
       }
-    } catch (NumberFormatException e) {
+    } catch (IllegalStateException e) {
       // reported below
     }
     LOG.errorf(
-        "BELFRY-0614 Ignoring belfry.login-throttle.max-failures=%s (a whole number of at least"
-            + " 1): using %d",
-        value, DEFAULT_MAX_FAILURES);
+        "BELFRY-0614 Ignoring %s=%s (a whole number of at least 1): using %d",
+        MAX_FAILURES, System.getProperty(MAX_FAILURES), DEFAULT_MAX_FAILURES);
     return DEFAULT_MAX_FAILURES;
   }
 
   private static Duration lockout() {
-    String value = System.getProperty("belfry.login-throttle.lockout");
     try {
-      Duration parsed = value == null ? DEFAULT_LOCKOUT : Duration.parse(value.trim());
-      if (!parsed.isNegative() && !parsed.isZero()) {
-        return parsed;
+      Duration value = BelfrySettings.durationProperty(LOCKOUT, DEFAULT_LOCKOUT);
+      if (!value.isNegative() && !value.isZero()) {
+        return value;
       }
-    } catch (DateTimeParseException e) {
+    } catch (IllegalStateException e) {
       // reported below
     }
     LOG.errorf(
-        "BELFRY-0615 Ignoring belfry.login-throttle.lockout=%s (a positive ISO-8601 duration):"
-            + " using %s",
-        value, DEFAULT_LOCKOUT);
+        "BELFRY-0615 Ignoring %s=%s (a positive duration such as PT15M or 15m): using %s",
+        LOCKOUT, System.getProperty(LOCKOUT), DEFAULT_LOCKOUT);
     return DEFAULT_LOCKOUT;
   }
 }

@@ -26,6 +26,7 @@ import io.belfry.reminders.sink.SinkDirectory.StoredSink;
 import io.belfry.reminders.sink.SinkException;
 import io.belfry.reminders.sink.SinkSettings;
 import io.belfry.web.DefaultNamespace;
+import io.belfry.web.console.AdminOnly;
 import io.belfry.web.console.CurrentUser;
 import io.belfry.web.console.MainLayout;
 import io.belfry.web.console.Notices;
@@ -47,6 +48,7 @@ import java.util.Optional;
 @Route(value = Routes.SINK, layout = MainLayout.class)
 @PageTitle("Sink · Belfry")
 @Dependent
+@AdminOnly
 public class SinkView extends VerticalLayout implements BeforeEnterObserver {
 
   private static final long serialVersionUID = 1L;
@@ -98,10 +100,6 @@ public class SinkView extends VerticalLayout implements BeforeEnterObserver {
 
   @Override
   public void beforeEnter(BeforeEnterEvent event) {
-    if (!CurrentUser.isAdmin()) {
-      event.forwardTo(Routes.DASHBOARD);
-      return;
-    }
     load();
   }
 

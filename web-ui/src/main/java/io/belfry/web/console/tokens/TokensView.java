@@ -17,6 +17,7 @@ import com.vaadin.flow.router.PageTitle;
 import com.vaadin.flow.router.Route;
 import io.belfry.reminders.api.InvalidReminderException;
 import io.belfry.reminders.api.InvalidReminderException.Violation;
+import io.belfry.web.console.AdminOnly;
 import io.belfry.web.console.CurrentUser;
 import io.belfry.web.console.MainLayout;
 import io.belfry.web.console.Notices;
@@ -45,6 +46,7 @@ import java.util.stream.Collectors;
 @Route(value = Routes.TOKENS, layout = MainLayout.class)
 @PageTitle("API tokens · Belfry")
 @Dependent
+@AdminOnly
 public class TokensView extends VerticalLayout implements BeforeEnterObserver {
 
   private static final long serialVersionUID = 1L;
@@ -94,10 +96,6 @@ public class TokensView extends VerticalLayout implements BeforeEnterObserver {
 
   @Override
   public void beforeEnter(BeforeEnterEvent event) {
-    if (!CurrentUser.isAdmin()) {
-      event.forwardTo(Routes.DASHBOARD);
-      return;
-    }
     load();
   }
 
