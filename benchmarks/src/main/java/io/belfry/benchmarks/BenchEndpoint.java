@@ -4,8 +4,10 @@ import io.belfry.reminders.api.Namespace;
 import io.belfry.reminders.api.ReminderFired;
 import io.belfry.reminders.api.Reminders;
 import io.belfry.reminders.api.ServesNamespaces;
+import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -17,6 +19,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.concurrent.CompletableFuture;
@@ -27,7 +30,8 @@ import java.util.concurrent.CompletionException;
  * harness's {@link Workloads} against the injected {@link Reminders} bean on a managed thread, and
  * counts every fire of namespace {@value #NAMESPACE} in {@link Fires} from a CDI observer. The
  * harness only starts a run ({@code POST /bench/workloads}, its arguments one a line) and fetches
- * its figures ({@code GET}); no reminder travels over HTTP.
+ * its figures ({@code GET}); no reminder travels over HTTP. In a cluster ({@link WildFlyCluster})
+ * node 1 runs the workloads and collects the other nodes' fires ({@link FireRelay}).
  */
 @Path("workloads")
 @ApplicationScoped
@@ -40,10 +44,50 @@ public class BenchEndpoint {
 
   @Resource ManagedExecutorService executor;
 
+  @Resource ManagedThreadFactory threads;
+
   private CompletableFuture<String> run;
+  private FireRelay.Collector collector;
+  private volatile FireRelay.Forwarder forwarder;
 
   void onFire(@Observes @Namespace(NAMESPACE) ReminderFired fired) {
-    Fires.fired(fired.getKey());
+    FireRelay.Forwarder to = forwarder;
+    if (to == null) {
+      Fires.fired(fired.getKey());
+    } else {
+      to.fired(fired.getKey(), Fires.nowMicros());
+    }
+  }
+
+  /** On node 1 of a cluster: listens for the other nodes' fires; answers the port. */
+  @POST
+  @Path("collector")
+  @Produces(MediaType.TEXT_PLAIN)
+  public synchronized String collect() throws IOException {
+    if (collector == null) {
+      collector = new FireRelay.Collector(threads);
+    }
+    return Integer.toString(collector.port());
+  }
+
+  /** On the other nodes of a cluster: sends this node's fires to node 1's collector. */
+  @POST
+  @Path("forwarder")
+  public synchronized Response forward(@QueryParam("port") int port) throws IOException {
+    if (forwarder == null) {
+      forwarder = new FireRelay.Forwarder(port, threads);
+    }
+    return Response.noContent().build();
+  }
+
+  @PreDestroy
+  synchronized void close() {
+    if (collector != null) {
+      collector.close();
+    }
+    if (forwarder != null) {
+      forwarder.close();
+    }
   }
 
   /** Starts the workloads; 409 while a run is under way. */

@@ -52,9 +52,11 @@ public final class Compare {
         String group = n == 1 ? "1 instance" : n + " instances";
         for (String system : o.systems()) {
           if (system.equals("wildfly")) {
+            LOG.info("--- " + system + ", " + group);
             if (n == 1) {
-              LOG.info("--- " + system + ", " + group);
               WildFlyBench.run(o, results, group);
+            } else {
+              WildFlyCluster.run(o, results, group, n);
             }
             continue;
           }

@@ -35,7 +35,11 @@ final class Fires {
 
   /** Called by every system's task body, on its execution thread. */
   static void fired(String id) {
-    long now = nowMicros();
+    fired(id, nowMicros());
+  }
+
+  /** An execution stamped {@code now} (µs since the epoch) where it ran ({@link FireRelay}). */
+  static void fired(String id, long now) {
     Run run = current;
     int dash = id.lastIndexOf('-');
     if (dash < 0 || !id.regionMatches(0, run.prefix, 0, dash) || dash != run.prefix.length()) {

@@ -43,8 +43,9 @@ record Options(
     String command) {
 
   /**
-   * "wildfly" is Belfry deployed in the provisioned WildFly server ({@link WildFlyBench}): one
-   * server, so it runs only in the 1-instance group, and not in (d). Not in the default list.
+   * "wildfly" is Belfry deployed in WildFly: one provisioned server in the 1-instance group ({@link
+   * WildFlyBench}), a cluster from {@code server-config/cluster} in the others ({@link
+   * WildFlyCluster}); not in (d). Not in the default list.
    */
   static final List<String> SYSTEMS = List.of("belfry", "db-scheduler", "quartz", "wildfly");
 

@@ -19,6 +19,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
@@ -61,39 +62,8 @@ final class WildFlyBench {
     writeWar(base.resolve("deployments").resolve(WAR));
     Process server = start(o, home, base);
     try {
-      awaitDeployed(base, server);
-      String url =
-          "http://127.0.0.1:" + (8080 + o.wildFlyPortOffset()) + "/bench/workloads?group=" + group;
-      HttpClient http = HttpClient.newHttpClient();
-      String arguments = String.join("\n", arguments(o));
-      HttpResponse<String> started =
-          http.send(
-              HttpRequest.newBuilder(URI.create(url.replace(" ", "%20")))
-                  .header("Content-Type", "text/plain")
-                  .POST(HttpRequest.BodyPublishers.ofString(arguments))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
-      if (started.statusCode() != 202) {
-        throw new IllegalStateException("the driver refused the run: " + started.statusCode());
-      }
-      long deadline = System.nanoTime() + RUN.toNanos();
-      while (true) {
-        LockSupport.parkNanos(2_000_000_000L);
-        HttpResponse<String> r =
-            http.send(
-                HttpRequest.newBuilder(URI.create(url.replace(" ", "%20"))).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() == 200) {
-          results.merge(r.body());
-          break;
-        }
-        if (r.statusCode() != 202) {
-          throw new IllegalStateException("the run failed in the server: " + r.body());
-        }
-        if (System.nanoTime() > deadline || !server.isAlive()) {
-          throw new IllegalStateException("no result from the server within " + RUN);
-        }
-      }
+      awaitDeployed(base.resolve("deployments"), server::isAlive, base.resolve("console.log"));
+      drive(o, results, group, 8080 + o.wildFlyPortOffset(), server::isAlive);
       results.note(
           "%s: one WildFly server (%s, heap %s, port offset %d), workloads generated and fires"
               + " counted inside it through the injected Reminders bean and a CDI observer; CPU"
@@ -102,6 +72,45 @@ final class WildFlyBench {
           Results.WILDFLY, home, o.wildFlyHeap(), o.wildFlyPortOffset());
     } finally {
       stop(o, home, server);
+    }
+  }
+
+  /**
+   * Starts the workloads in the bench WAR of the server at {@code httpPort} and merges the figures
+   * it returns when they are done.
+   */
+  static void drive(Options o, Results results, String group, int httpPort, BooleanSupplier alive)
+      throws IOException, InterruptedException {
+    String url = "http://127.0.0.1:" + httpPort + "/bench/workloads?group=" + group;
+    URI uri = URI.create(url.replace(" ", "%20"));
+    HttpClient http = HttpClient.newHttpClient();
+    String arguments = String.join("\n", arguments(o));
+    HttpResponse<String> started =
+        http.send(
+            HttpRequest.newBuilder(uri)
+                .header("Content-Type", "text/plain")
+                .POST(HttpRequest.BodyPublishers.ofString(arguments))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    if (started.statusCode() != 202) {
+      throw new IllegalStateException("the driver refused the run: " + started.statusCode());
+    }
+    long deadline = System.nanoTime() + RUN.toNanos();
+    while (true) {
+      LockSupport.parkNanos(2_000_000_000L);
+      HttpResponse<String> r =
+          http.send(
+              HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString());
+      if (r.statusCode() == 200) {
+        results.merge(r.body());
+        return;
+      }
+      if (r.statusCode() != 202) {
+        throw new IllegalStateException("the run failed in the server: " + r.body());
+      }
+      if (System.nanoTime() > deadline || !alive.getAsBoolean()) {
+        throw new IllegalStateException("no result from the server within " + RUN);
+      }
     }
   }
 
@@ -158,26 +167,21 @@ final class WildFlyBench {
     return properties;
   }
 
-  private static void awaitDeployed(Path base, Process server) {
-    Path deployments = base.resolve("deployments");
+  /** Waits for the deployment scanner's marker of the bench WAR in {@code deployments}. */
+  static void awaitDeployed(Path deployments, BooleanSupplier alive, Path log) {
     long deadline = System.nanoTime() + BOOT.toNanos();
     while (!Files.exists(deployments.resolve(WAR + ".deployed"))) {
       if (Files.exists(deployments.resolve(WAR + ".failed"))) {
         throw new IllegalStateException(
             "deployment failed; see " + deployments.resolve(WAR + ".failed"));
       }
-      if (!server.isAlive() || System.nanoTime() > deadline) {
+      if (!alive.getAsBoolean() || System.nanoTime() > deadline) {
         throw new IllegalStateException(
-            "server not up with "
-                + WAR
-                + " within "
-                + BOOT
-                + "; see "
-                + base.resolve("console.log"));
+            "server not up with " + WAR + " within " + BOOT + "; see " + log);
       }
       LockSupport.parkNanos(500_000_000L);
     }
-    LOG.info(WAR + " deployed");
+    LOG.info(WAR + " deployed in " + deployments);
   }
 
   /** {@code :shutdown} through the CLI; the process tree this harness started if that fails. */

@@ -95,39 +95,63 @@ final class OwnedIndex {
     return owns(cacheKey) && arm(cacheKey, encoded);
   }
 
+  /** {@link #armIfOwned(String, byte[])} for an entry {@link #observe observed} earlier. */
+  boolean armIfOwned(Observed entry) {
+    return entry != null && owns(entry.cacheKey()) && apply(entry);
+  }
+
   /** Drops the hint of a removed entry, whatever its version. */
   void drop(String cacheKey) {
     idOf(cacheKey).ifPresent(hints::remove);
   }
 
+  /** What one stored entry asks of the index, decoded; see {@link #observe}. */
+  record Observed(String cacheKey, ReminderId id, long version, boolean armed, long armAtMillis) {}
+
   /**
-   * Brings the index in line with one stored entry of an owned segment: an armed version (pending,
-   * or a delivery's lease) of a served namespace is armed unless the index already has a newer one;
-   * a tombstone or dead letter drops the hint of its version or an older one. Returns whether the
-   * entry was armed.
+   * Decodes what one stored entry asks of the index without touching the index, so any thread may
+   * call it: a recovery step decodes what it read before it takes the scheduler's lock. Null for an
+   * entry of a namespace not served here, or one that cannot be read (logged).
    */
-  private boolean arm(String key, byte[] value) {
+  Observed observe(String key, byte[] value) {
     Optional<ReminderId> id = idOf(key);
     if (id.isEmpty() || !served.test(id.get().namespace())) {
-      return false;
+      return null;
     }
     ReminderRecord record;
     try {
       record = ReminderCodec.decode(id.get(), value);
     } catch (RuntimeException e) {
       LOG.errorf(e, "BELFRY-0305 Unreadable reminder %s will not fire", key);
-      return false;
+      return null;
     }
-    Optional<TimeIndex.Entry> hint = hints.get(id.get());
+    return new Observed(
+        key, id.get(), record.version(), record.state().isArmed(), record.armAtMillis());
+  }
+
+  private boolean arm(String key, byte[] value) {
+    Observed entry = observe(key, value);
+    return entry != null && apply(entry);
+  }
+
+  /**
+   * Brings the index in line with one stored entry of an owned segment: an armed version (pending,
+   * or a delivery's lease) of a served namespace is armed unless the index already has a newer one;
+   * a tombstone or dead letter drops the hint of its version or an older one. Returns whether the
+   * entry was armed. An entry read before a newer write was applied is thus never armed over it;
+   * one read before its own tombstone was applied may be armed again, and its run finds it stale.
+   */
+  private boolean apply(Observed entry) {
+    Optional<TimeIndex.Entry> hint = hints.get(entry.id());
     // Writes to one key can reach the inbox out of order only via a sweep; never go backwards.
-    if (hint.isPresent() && hint.get().version() > record.version()) {
+    if (hint.isPresent() && hint.get().version() > entry.version()) {
       return false;
     }
-    if (record.state().isArmed()) {
-      hints.put(id.get(), record.version(), record.armAtMillis());
+    if (entry.armed()) {
+      hints.put(entry.id(), entry.version(), entry.armAtMillis());
       return true;
     }
-    hint.ifPresent(h -> hints.remove(id.get()));
+    hint.ifPresent(h -> hints.remove(entry.id()));
     return false;
   }
 

@@ -4,7 +4,9 @@ import io.belfry.reminders.model.HybridLogicalClock;
 import io.belfry.reminders.model.ReminderCodec;
 import io.belfry.reminders.schedule.Clock;
 import io.belfry.reminders.store.ReminderStore;
+import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.List;
 import org.jboss.logging.Logger;
 
 /**
@@ -18,7 +20,8 @@ import org.jboss.logging.Logger;
  * #mintedBeforeStart()} can have come back with a restart. Until recovery ends every version is
  * below it, since the newest stored is not known yet.
  *
- * <p>Not thread-safe but for {@link #recovered()}: used under the scheduler's lock.
+ * <p>Not thread-safe but for {@link #recovered()} and {@link #read}: used under the scheduler's
+ * lock, except that a step reads its segments without it.
  */
 final class Recovery {
 
@@ -38,6 +41,9 @@ final class Recovery {
 
   /** Segments that stepwise recovery has still to read; empty once recovered. */
   private final BitSet unrecovered = new BitSet();
+
+  /** Counts {@link #begin()}s, so that a step read before a restart is not armed after it. */
+  private int generation;
 
   private long startNanos;
   private int armed;
@@ -61,19 +67,20 @@ final class Recovery {
 
   /** Starts over: nothing recovered, every version suspect. */
   void begin() {
+    generation++;
     mintedBeforeStart = Long.MAX_VALUE;
     startNanos = System.nanoTime();
     armed = 0;
     recovered = false;
   }
 
-  /** Reads every segment now and ends recovery. */
+  /** Reads every segment now and ends recovery; under the lock (the scheduler driven by hand). */
   void readAll() {
-    armed = read(null);
-    end();
+    Step all = new Step(generation, null);
+    arm(all, read(all));
   }
 
-  /** Leaves all {@code segmentCount} segments to {@link #readNextStep()}. */
+  /** Leaves all {@code segmentCount} segments to stepwise recovery ({@link #nextStep()}). */
   void planSteps(int segmentCount) {
     unrecovered.set(0, segmentCount);
   }
@@ -83,28 +90,71 @@ final class Recovery {
   }
 
   /**
-   * Reads the next {@value #SEGMENTS_PER_STEP} unread segments, and ends recovery after the last.
-   * Returns false, with the segments still unread, if the store failed.
+   * The segments of one step of stepwise recovery, of the recovery begun as {@code generation}
+   * ({@code null} segments: all of them).
    */
-  boolean readNextStep() {
+  record Step(int generation, BitSet segments) {}
+
+  /** The next {@value #SEGMENTS_PER_STEP} unread segments; under the lock. */
+  Step nextStep() {
     BitSet step = new BitSet();
     for (int s = unrecovered.nextSetBit(0), n = 0;
         s >= 0 && n < SEGMENTS_PER_STEP;
         s = unrecovered.nextSetBit(s + 1), n++) {
       step.set(s);
     }
-    try {
-      armed += read(step);
-      unrecovered.andNot(step);
-    } catch (RuntimeException e) {
-      // the same segments again after a pause: a cache that is not available yet, say
-      LOG.warnf("BELFRY-0341 Recovery of segments %s failed, retried: %s", step, e.toString());
-      return false;
+    return new Step(generation, step);
+  }
+
+  /**
+   * Reads a step's stored entries, advances the clock past each version and decodes what each asks
+   * of the index. Without the scheduler's lock: reading a store is the slow part of recovery, and
+   * runs that fire wait for that lock. A write that lands meanwhile reaches the index through the
+   * inbox, and {@link #arm} never arms an entry over a newer version. Throws if the store fails.
+   */
+  List<OwnedIndex.Observed> read(Step step) {
+    List<OwnedIndex.Observed> found = new ArrayList<>();
+    store.forEachLocal(
+        step.segments(),
+        (key, value) -> {
+          long version;
+          try {
+            version = ReminderCodec.versionOf(value);
+          } catch (RuntimeException e) {
+            LOG.errorf(e, "BELFRY-0301 Unreadable entry %s ignored", key);
+            return;
+          }
+          versions.observe(version);
+          OwnedIndex.Observed entry = index.observe(key, value);
+          if (entry != null) {
+            found.add(entry);
+          }
+        });
+    return found;
+  }
+
+  /**
+   * Arms the owned entries a step {@link #read} and marks its segments read, ending recovery after
+   * the last; under the lock. Does nothing if recovery began again since the step was taken (its
+   * segments are read again then).
+   */
+  void arm(Step step, List<OwnedIndex.Observed> found) {
+    if (step.generation() != generation) {
+      return;
+    }
+    for (OwnedIndex.Observed entry : found) {
+      if (index.armIfOwned(entry)) {
+        armed++;
+      }
+    }
+    if (step.segments() == null) {
+      unrecovered.clear();
+    } else {
+      unrecovered.andNot(step.segments());
     }
     if (unrecovered.isEmpty()) {
       end();
     }
-    return true;
   }
 
   /** Whether recovery has read every segment since the last {@link #begin()}. */
@@ -118,32 +168,9 @@ final class Recovery {
 
   /** Abandons the steps left; the next start begins again. */
   void stop() {
+    generation++;
     unrecovered.clear();
     recovered = false;
-  }
-
-  /**
-   * Reads the stored entries of {@code segments} ({@code null}: all): advances the clock past each
-   * version and arms the owned ones. Returns how many were armed.
-   */
-  private int read(BitSet segments) {
-    int[] armedHere = {0};
-    store.forEachLocal(
-        segments,
-        (key, value) -> {
-          long version;
-          try {
-            version = ReminderCodec.versionOf(value);
-          } catch (RuntimeException e) {
-            LOG.errorf(e, "BELFRY-0301 Unreadable entry %s ignored", key);
-            return;
-          }
-          versions.observe(version);
-          if (index.armIfOwned(key, value)) {
-            armedHere[0]++;
-          }
-        });
-    return armedHere[0];
   }
 
   /** Every stored version has been seen: the ones above the newest were minted while running. */

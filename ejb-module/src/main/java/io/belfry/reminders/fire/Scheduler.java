@@ -48,10 +48,10 @@ import org.jboss.logging.Logger;
  * <p><b>The lock.</b> {@code lock} guards the index and everything that changes it: the owned
  * segments, recovery's progress, the sweep's cursor and schedule, the backlog's tokens and block,
  * and the timer's wake-up. A run holds it from draining the inbox to arming the next wake-up, a
- * recovery step while it reads its segments. Notification threads never take it (they use the
- * inbox), nor do deliveries, purges and lease renewals, which run after it is released or beside
- * it; {@link #recovered()} and {@code running} are read without it. The classes it guards are not
- * thread-safe and are used only under it.
+ * recovery step while it arms what it read (not while it reads the store). Notification threads
+ * never take it (they use the inbox), nor do deliveries, purges and lease renewals, which run after
+ * it is released or beside it; {@link #recovered()} and {@code running} are read without it. The
+ * classes it guards are not thread-safe and are used only under it.
  *
  * <p><b>Driving.</b> With a {@link ScheduledExecutorService} the scheduler arms one wake-up at the
  * earliest due time (re-armed when an earlier one arrives) plus the periodic sweep. Without one it
@@ -222,18 +222,38 @@ public final class Scheduler implements ChangeSink {
     return recovery.recovered();
   }
 
-  /** One step of automatic recovery; the next is queued behind the run this one may request. */
+  /**
+   * One step of automatic recovery; the next is queued behind the run this one may request. The
+   * step reads its segments without the lock, so that runs keep firing while it reads.
+   */
   private void recoverStep() {
-    boolean more;
+    Recovery.Step step;
     lock.lock();
     try {
       if (!running || !recovery.hasStepsLeft()) {
         return;
       }
-      if (!recovery.readNextStep()) {
-        scheduleRecoveryStep(FAILED_RETRY_PAUSE_MILLIS);
+      step = recovery.nextStep();
+    } finally {
+      lock.unlock();
+    }
+    List<OwnedIndex.Observed> found;
+    try {
+      found = recovery.read(step);
+    } catch (RuntimeException e) {
+      // the same segments again after a pause: a cache that is not available yet, say
+      LOG.warnf(
+          "BELFRY-0341 Recovery of segments %s failed, retried: %s", step.segments(), e.toString());
+      scheduleRecoveryStep(FAILED_RETRY_PAUSE_MILLIS);
+      return;
+    }
+    boolean more;
+    lock.lock();
+    try {
+      if (!running) {
         return;
       }
+      recovery.arm(step, found);
       more = recovery.hasStepsLeft();
       rearm();
     } finally {

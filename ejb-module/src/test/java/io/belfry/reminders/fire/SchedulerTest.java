@@ -123,6 +123,51 @@ class SchedulerTest {
     engine.stop();
   }
 
+  @Test
+  void start_withTimer_aRecoveryStepReadsWithoutTheLock_soARunFiresWhileTheStoreIsRead()
+      throws Exception {
+    node.segments = 16;
+    ReminderEngine before = ReminderEngine.builder(node, node, node).delivery(fire -> {}).build();
+    before.set(
+        ReminderSpec.once(ReminderId.of("ns", "stored"), Instant.now().plusSeconds(3600), null));
+    // every scan of recovery's steps hangs until the test lets it go on, as a slow store would
+    CountDownLatch slowStore = new CountDownLatch(1);
+    CountDownLatch scanning = new CountDownLatch(1);
+    node.beforeScan =
+        segments -> {
+          if (segments != null) {
+            scanning.countDown();
+            try {
+              slowStore.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
+        };
+    List<String> delivered = new CopyOnWriteArrayList<>();
+    // two timer threads, as the server's managed scheduled executor has
+    timer = Executors.newScheduledThreadPool(2);
+    ReminderEngine engine =
+        ReminderEngine.builder(node, node, node)
+            .timer(timer)
+            .delivery(fire -> delivered.add(fire.getKey()))
+            .build();
+    engine.start();
+    assertThat(scanning.await(5, TimeUnit.SECONDS)).isTrue();
+
+    engine.set(ReminderSpec.once(ReminderId.of("ns", "new"), Instant.now().plusMillis(50), null));
+
+    try {
+      awaitUntil(() -> delivered.contains("new"));
+      assertThat(engine.recovered()).as("the step is still reading").isFalse();
+    } finally {
+      slowStore.countDown();
+    }
+    awaitUntil(engine::recovered);
+    assertThat(engine.armedCount()).as("what the step read is armed after all").isEqualTo(1);
+    engine.stop();
+  }
+
   /** A key of namespace {@code ns} whose segment is in [from, to) on {@link #node}. */
   private String keyInSegments(int from, int to) {
     for (int i = 0; ; i++) {
