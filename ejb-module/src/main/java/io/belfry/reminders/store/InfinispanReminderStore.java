@@ -38,14 +38,27 @@ public final class InfinispanReminderStore implements ReminderStore {
 
   private static final Logger LOG = Logger.getLogger(InfinispanReminderStore.class);
 
+  /** What availability is asked of. */
   private final Cache<String, String> cache;
+
+  /**
+   * The cache for every command: memory only, never the file store. The store is preloaded and
+   * nothing is evicted, so memory holds every entry the file store does, and a miss there is a miss
+   * in the store too. Without the flag each command on a key absent from memory (every new
+   * reminder's get and putIfAbsent, on the node that sets it and on each replica) looked the key up
+   * in the Soft-Index file store's on-disk index first: on three WildFly nodes that lookup and the
+   * store's reads were the largest share of the replicas' CPU (docs/performance.md). Writes still
+   * go through to the store.
+   */
+  private final AdvancedCache<String, String> memory;
+
+  /** {@link #memory}, this node's replica only: for scans. */
   private final AdvancedCache<String, String> local;
 
   public InfinispanReminderStore(Cache<String, String> cache) {
     this.cache = Objects.requireNonNull(cache, "cache");
-    // Local scans read memory only: the store is preloaded and nothing is evicted, so going to
-    // the file store for each scanned segment would only re-read what memory holds.
-    this.local = cache.getAdvancedCache().withFlags(Flag.CACHE_MODE_LOCAL, Flag.SKIP_CACHE_LOAD);
+    this.memory = cache.getAdvancedCache().withFlags(Flag.SKIP_CACHE_LOAD);
+    this.local = memory.withFlags(Flag.CACHE_MODE_LOCAL);
   }
 
   @Override
@@ -55,14 +68,14 @@ public final class InfinispanReminderStore implements ReminderStore {
 
   @Override
   public Optional<StoredReminder> get(ReminderId id) {
-    return stored(id, clustered(() -> cache.get(id.cacheKey())));
+    return stored(id, clustered(() -> memory.get(id.cacheKey())));
   }
 
   @Override
   public Optional<StoredReminder> putIfAbsent(ReminderRecord record) {
     ReminderId id = record.id();
     String value = CacheValues.toCache(ReminderCodec.encode(record));
-    return stored(id, clustered(() -> cache.putIfAbsent(id.cacheKey(), value)));
+    return stored(id, clustered(() -> memory.putIfAbsent(id.cacheKey(), value)));
   }
 
   @Override
@@ -70,7 +83,7 @@ public final class InfinispanReminderStore implements ReminderStore {
     ReminderId id = record.id();
     return unblocked(
             () ->
-                cache.putIfAbsentAsync(
+                memory.putIfAbsentAsync(
                     id.cacheKey(), CacheValues.toCache(ReminderCodec.encode(record))))
         .thenApply(previous -> stored(id, previous));
   }
@@ -80,7 +93,7 @@ public final class InfinispanReminderStore implements ReminderStore {
     requireSameId(expected, next);
     String oldValue = CacheValues.toCache(expected.encoded());
     String newValue = CacheValues.toCache(ReminderCodec.encode(next));
-    return clustered(() -> cache.replace(next.id().cacheKey(), oldValue, newValue));
+    return clustered(() -> memory.replace(next.id().cacheKey(), oldValue, newValue));
   }
 
   @Override
@@ -88,7 +101,7 @@ public final class InfinispanReminderStore implements ReminderStore {
     return unblocked(
         () -> {
           requireSameId(expected, next);
-          return cache.replaceAsync(
+          return memory.replaceAsync(
               next.id().cacheKey(),
               CacheValues.toCache(expected.encoded()),
               CacheValues.toCache(ReminderCodec.encode(next)));
@@ -124,7 +137,7 @@ public final class InfinispanReminderStore implements ReminderStore {
   @Override
   public boolean remove(StoredReminder expected) {
     String value = CacheValues.toCache(expected.encoded());
-    return clustered(() -> cache.remove(expected.record().id().cacheKey(), value));
+    return clustered(() -> memory.remove(expected.record().id().cacheKey(), value));
   }
 
   /**
