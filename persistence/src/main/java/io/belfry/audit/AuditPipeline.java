@@ -43,6 +43,15 @@ public class AuditPipeline {
   // long enough to cost nothing when idle, short enough to notice a stop request promptly
   private static final Duration IDLE_WAIT = Duration.ofSeconds(1);
 
+  /**
+   * How long the writer waits for more records after the first of a batch arrives, unless the batch
+   * fills first. Records come one at a time (a set, a fire), and each transaction's commit is most
+   * of the database's cost: without this wait a steady 200 sets/s wrote batches of one or two rows,
+   * a commit each, and the audit took a third of the node's CPU (docs/performance.md). A record is
+   * thus archived up to this much later; firing never waits for it.
+   */
+  static final Duration LINGER = Duration.ofMillis(50);
+
   private final AuditRows rows;
   private final AuditSpill spill;
   private final Clock clock;
@@ -161,6 +170,23 @@ public class AuditPipeline {
     }
   }
 
+  /** Adds what arrives within {@link #LINGER} to the batch begun in {@code inFlight}. */
+  private void lingerForMore() throws InterruptedException {
+    long deadline = System.nanoTime() + LINGER.toNanos();
+    while (inFlight.size() < batchSize && !stopping) {
+      queue.drainTo(inFlight, batchSize - inFlight.size());
+      long left = deadline - System.nanoTime();
+      if (inFlight.size() >= batchSize || left <= 0) {
+        return;
+      }
+      PendingAudit more = queue.poll(left, TimeUnit.NANOSECONDS);
+      if (more == null) {
+        return;
+      }
+      inFlight.add(more);
+    }
+  }
+
   /** Moves everything waiting in memory to the spill file once it exceeds the capacity. */
   void relievePressure() {
     if (inMemory.get() <= capacity) {
@@ -195,6 +221,7 @@ public class AuditPipeline {
           if (next != null) {
             inFlight.add(next);
             publishInFlight();
+            lingerForMore();
           }
           continue;
         }

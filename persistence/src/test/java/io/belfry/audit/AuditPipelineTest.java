@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -168,6 +169,37 @@ class AuditPipelineTest {
     assertThat(after.writeOnce()).isTrue();
 
     assertThat(database.count("TRUE")).isEqualTo(3);
+  }
+
+  @Test
+  void run_recordsArrivingOneByOne_shareACommit() throws Exception {
+    AtomicInteger commits = new AtomicInteger();
+    AuditRows counting =
+        new AuditRows(dataSource) {
+          @Override
+          public int insert(List<PendingAudit> batch) throws SQLException {
+            commits.incrementAndGet();
+            return super.insert(batch);
+          }
+        };
+    AuditPipeline pipeline =
+        new AuditPipeline(counting, spill, Clock.fixed(NOW, ZoneOffset.UTC), 10_000, 500);
+    ExecutorService thread = Executors.newSingleThreadExecutor();
+    try {
+      thread.submit(pipeline::run);
+      // twenty sets a millisecond apart, as a steady load brings them: one commit each before
+      for (int i = 0; i < 20; i++) {
+        pipeline.enqueue(activity(Type.SET, "k" + i, NOW));
+        Thread.sleep(1);
+      }
+
+      assertThat(pipeline.awaitDrained(Duration.ofSeconds(10))).isTrue();
+      assertThat(database.count("TRUE")).isEqualTo(20);
+      assertThat(commits.get()).as("transactions for 20 rows").isLessThanOrEqualTo(3);
+    } finally {
+      pipeline.stop();
+      thread.shutdownNow();
+    }
   }
 
   @Test
