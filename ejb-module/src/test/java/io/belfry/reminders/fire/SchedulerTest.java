@@ -103,12 +103,7 @@ class SchedulerTest {
           }
         };
     List<String> delivered = new CopyOnWriteArrayList<>();
-    timer = Executors.newSingleThreadScheduledExecutor();
-    ReminderEngine engine =
-        ReminderEngine.builder(node, node, node)
-            .timer(timer)
-            .delivery(fire -> delivered.add(fire.getKey()))
-            .build();
+    ReminderEngine engine = onTimer(Executors.newSingleThreadScheduledExecutor(), delivered);
 
     engine.start();
     awaitUntil(() -> delivered.contains(early));
@@ -146,12 +141,7 @@ class SchedulerTest {
         };
     List<String> delivered = new CopyOnWriteArrayList<>();
     // two timer threads, as the server's managed scheduled executor has
-    timer = Executors.newScheduledThreadPool(2);
-    ReminderEngine engine =
-        ReminderEngine.builder(node, node, node)
-            .timer(timer)
-            .delivery(fire -> delivered.add(fire.getKey()))
-            .build();
+    ReminderEngine engine = onTimer(Executors.newScheduledThreadPool(2), delivered);
     engine.start();
     assertThat(scanning.await(5, TimeUnit.SECONDS)).isTrue();
 
@@ -166,6 +156,17 @@ class SchedulerTest {
     awaitUntil(engine::recovered);
     assertThat(engine.armedCount()).as("what the step read is armed after all").isEqualTo(1);
     engine.stop();
+  }
+
+  /**
+   * An engine on {@link #node} driven by {@code timer}, delivering the keys into {@code delivered}.
+   */
+  private ReminderEngine onTimer(ScheduledExecutorService timer, List<String> delivered) {
+    this.timer = timer;
+    return ReminderEngine.builder(node, node, node)
+        .timer(timer)
+        .delivery(fire -> delivered.add(fire.getKey()))
+        .build();
   }
 
   /** A key of namespace {@code ns} whose segment is in [from, to) on {@link #node}. */
