@@ -18,6 +18,7 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /** One node's REST API, as the cluster tests' client and checker use it. */
@@ -176,6 +177,17 @@ final class Api {
     return healthReport().getJsonArray("members").getValuesAs(JsonString.class).stream()
         .map(JsonString::getString)
         .toList();
+  }
+
+  /** {@code GET /cluster}: each member's armed reminders, as this node counts them. */
+  Map<String, Long> armedByMember() throws IOException {
+    Map<String, Long> armed = new TreeMap<>();
+    json(send("GET", "/cluster", null).body())
+        .getJsonArray("members")
+        .getValuesAs(JsonObject.class)
+        .forEach(
+            m -> armed.put(m.getString("node"), m.getJsonNumber("armedReminders").longValue()));
+    return armed;
   }
 
   /** {@code GET /health}'s body, whatever its status (503 when the node is DOWN). */

@@ -175,6 +175,15 @@ class FailoverClusterIT {
     Map<String, List<AuditRecord>> fired = Fires.byKey(cluster.api(1), since, keys);
     assertThat(fired.keySet()).as("every reminder fired").containsExactlyInAnyOrderElementsOf(keys);
     assertThat(fired).allSatisfy((key, fires) -> assertThat(fires).as(key).hasSize(1));
+    // the rejoined node counts the replica its state transfer gave it as the others count theirs
+    Await.until(
+        "every node counts the same armed reminders for each member",
+        () -> {
+          Map<String, Long> counted = cluster.api(1).armedByMember();
+          return counted.size() == 3
+              && counted.equals(cluster.api(2).armedByMember())
+              && counted.equals(cluster.api(3).armedByMember());
+        });
     List<AuditRecord> leaversDuringAbsence =
         keys.stream()
             .filter(k -> owners.get(k).equals(cluster.name(leaver)))

@@ -65,6 +65,7 @@ public final class ReminderEngine {
       Duration.ofSeconds(DEFAULT_UNAVAILABLE_PATIENCE_SECONDS);
 
   private final ReminderStore store;
+  private final Ownership ownership;
   private final ChangeFeed feed;
   private final HybridLogicalClock versions;
   private final Clock clock;
@@ -73,13 +74,14 @@ public final class ReminderEngine {
   private final Duration unavailablePatience;
   private boolean started;
 
-  /** The replica's keys in order while started; a listing before start builds its own. */
+  /** The replica's keys in order while started; a reader before start builds its own. */
   private volatile KeyIndex keys;
 
   private final RecordListing listing = new RecordListing(this::get);
 
   private ReminderEngine(Builder b) {
     this.store = b.store;
+    this.ownership = b.ownership;
     this.feed = b.feed;
     this.clock = b.clock;
     this.versions = b.versions != null ? b.versions : new HybridLogicalClock(b.clock::millis);
@@ -124,7 +126,7 @@ public final class ReminderEngine {
     if (started) {
       return;
     }
-    KeyIndex index = new KeyIndex(store);
+    KeyIndex index = new KeyIndex(store, ownership);
     feed.subscribe(ChangeSink.both(index, scheduler));
     keys = index;
     scheduler.start();
@@ -387,12 +389,21 @@ public final class ReminderEngine {
 
   /**
    * One page of reminders from this node's replica, in cache-key order. Walks the ordered key index
-   * from the cursor (or the prefix) and reads each key until the page is full: a page costs its own
-   * size, plus whatever the state and due filters skip.
+   * from the cursor (or the prefix) and reads each key whose summary passes the filters until the
+   * page is full ({@link RecordListing}).
    */
   public RecordPage list(ListQuery query) {
     Objects.requireNonNull(query, "query");
-    return listing.page(keys != null ? keys : new KeyIndex(store), query);
+    return listing.page(keyIndex(), query);
+  }
+
+  /**
+   * This node's replica in key order with its counts, kept up to date as it changes once the engine
+   * has started ({@link KeyIndex}); before that, one read of the replica per call.
+   */
+  public KeyIndex keyIndex() {
+    KeyIndex index = keys;
+    return index != null ? index : new KeyIndex(store, ownership);
   }
 
   private static Timeline timeline(ReminderSpec spec) {

@@ -262,7 +262,7 @@ public final class ReminderCodec {
   }
 
   /** A reader positioned after the schema version, which it has checked. */
-  private static TagReader reader(byte[] encoded) throws IOException {
+  static TagReader reader(byte[] encoded) throws IOException {
     TagReader in = TagReaderImpl.newInstance(CONTEXT, encoded);
     // The schema version opens every value: checking it first turns most garbage into a clear
     // error.
@@ -293,7 +293,7 @@ public final class ReminderCodec {
     };
   }
 
-  private static void skip(TagReader in, int tag) throws IOException {
+  static void skip(TagReader in, int tag) throws IOException {
     if (!in.skipField(tag)) {
       // An end-group tag with no group open.
       throw new ReminderCodecException("Malformed reminder value: unexpected end-group tag");
@@ -525,7 +525,7 @@ public final class ReminderCodec {
     };
   }
 
-  private static ReminderState state(int number) {
+  static ReminderState state(int number) {
     return switch (number) {
       case 0 -> ReminderState.PENDING;
       case 1 -> ReminderState.FIRED;

@@ -1,75 +1,249 @@
 package io.belfry.reminders.store;
 
+import io.belfry.reminders.model.ReminderId;
+import io.belfry.reminders.model.ReminderState;
+import io.belfry.reminders.model.ReminderSummary;
 import io.belfry.reminders.placement.ChangeSink;
-import java.util.NavigableSet;
-import java.util.concurrent.ConcurrentSkipListSet;
+import io.belfry.reminders.placement.Ownership;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The cache keys of this node's replica in order, so that a page of the listing starts at its
- * cursor instead of reading the whole replica. Kept up to date by the change feed (adds on writes,
- * drops on removes). The replica is read into it by the first reader, not at start (the scheduler's
- * own recovery pass is start-up work enough), and again by the next reader after a topology change
- * (a join, a merge after a partition, whose conflict resolution may write entries), never on the
- * notification thread. Readers arriving during a load wait for it.
+ * This node's replica in cache-key order, each key with its state and next due time, and counts
+ * kept as it changes ({@link LiveCounts}). A page of the listing starts at its cursor and skips
+ * what its state or due filter rules out without reading the entry; the cluster view counts without
+ * a pass over the replica.
  *
- * <p>The index may hold a key whose entry is gone: a remove that races the load can be followed by
- * the load adding the key back. Readers therefore re-read every key from the store and skip the
- * missing ones; the index never misses a key that is stored, because it subscribes before it loads
- * and both paths only add. A missing entry is not pruned on read, since a write could re-add the
- * key between that read and the prune.
+ * <p>Kept up to date by the change feed: a write replaces the key's summary, a remove drops it. The
+ * replica is read into it (a <em>pass</em>) by the first reader, not at start (the scheduler's own
+ * recovery pass is start-up work enough), and again by the first reader after a topology change (a
+ * join's state transfer and a merge's conflict resolution write entries without telling the feed),
+ * never on the notification thread. Readers arriving during a pass wait for it.
  *
- * <p>Memory: one skip-list node per key, sharing the key strings the cache already holds (about 40
- * bytes per reminder).
+ * <p>A pass races the feed, and the feed wins: every summary carries the number of the pass that
+ * was running or last ran when it was put, and a pass does not overwrite a summary its own number
+ * marks, which the feed put since the pass began and so is at least as new as what the pass read. A
+ * remove during a pass leaves a marker with that number instead of dropping the key, so that the
+ * pass cannot put back what it read before the remove. After its read, the pass drops the markers,
+ * and every key it did not see that the store no longer holds: entries removed without the feed
+ * knowing. (A write applied just as the pass began may carry the previous number; the store still
+ * holds it, so it stays.) So once a pass is over, the index holds exactly the replica's reminders,
+ * and the counts follow every change of a summary.
+ *
+ * <p>Readers still read each key they return from the store, so a page shows the entry as stored
+ * now; the summary only decides which keys are worth reading.
+ *
+ * <p>Memory: one skip-list node and one summary per reminder, sharing the key strings the cache
+ * already holds (about 70 bytes per reminder).
  */
 public final class KeyIndex implements ChangeSink {
 
-  private final ReminderStore store;
-  private final ConcurrentSkipListSet<String> keys = new ConcurrentSkipListSet<>();
-  private final AtomicBoolean stale = new AtomicBoolean(true);
-  private final Object loadLock = new Object();
-  // set before stale is cleared and reset after the load: a reader that sees stale cleared
-  // while a load is running also sees this, and waits
-  private volatile boolean loading;
+  /** A key's state and next due time as last written; {@link #state} null marks a remove. */
+  public static final class Summary {
+    private final ReminderState state;
+    private final long nextDueMillis;
+    private final int pass;
 
-  /** An index to subscribe to the change feed before its first read, so no write is missed. */
-  public KeyIndex(ReminderStore store) {
-    this.store = store;
+    private Summary(ReminderState state, long nextDueMillis, int pass) {
+      this.state = state;
+      this.nextDueMillis = nextDueMillis;
+      this.pass = pass;
+    }
+
+    /** The reminder's state, or {@code null} if it was removed during a pass. */
+    public ReminderState state() {
+      return state;
+    }
+
+    public long nextDueMillis() {
+      return nextDueMillis;
+    }
   }
 
-  /** All keys from {@code from} on ({@code null}: all keys), in order; a live view. */
-  public NavigableSet<String> from(String from, boolean inclusive) {
-    if (stale.get() || loading) {
-      synchronized (loadLock) {
-        loading = true;
-        try {
-          if (stale.getAndSet(false)) {
-            store.forEachLocal(null, (cacheKey, encoded) -> keys.add(cacheKey));
-          }
-        } finally {
-          loading = false;
-        }
-      }
-    }
-    return from == null ? keys : keys.tailSet(from, inclusive);
+  private final ReminderStore store;
+  private final Ownership ownership;
+  // values compared by identity: a summary is replaced only if it is still the one read
+  private final ConcurrentSkipListMap<String, Summary> entries = new ConcurrentSkipListMap<>();
+  private final LiveCounts counts;
+  private final AtomicBoolean stale = new AtomicBoolean(true);
+  private final Object passLock = new Object();
+  // written only under passLock: the number of the pass running or last run
+  private volatile int pass;
+  // set after pass is incremented and reset after the pass: a remove that sees it set also sees
+  // the pass's number, and a reader that sees stale cleared during a pass sees it and waits
+  private volatile boolean passing;
+
+  /** An index to subscribe to the change feed before its first read, so no write is missed. */
+  public KeyIndex(ReminderStore store, Ownership ownership) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.ownership = Objects.requireNonNull(ownership, "ownership");
+    this.counts = new LiveCounts(ownership.segmentCount());
+  }
+
+  /** All keys from {@code from} on ({@code null}: all keys), in order, with summaries; live. */
+  public NavigableMap<String, Summary> from(String from, boolean inclusive) {
+    ensureRead();
+    return from == null ? entries : entries.tailMap(from, inclusive);
   }
 
   public int size() {
-    return keys.size();
+    return entries.size();
+  }
+
+  /** Live reminders (not tombstones) in each segment. */
+  public long[] liveBySegment() {
+    ensureRead();
+    return counts.liveBySegment();
+  }
+
+  /** Live reminders (not tombstones) per namespace, of the namespaces that have any. */
+  public Map<String, Long> liveByNamespace() {
+    ensureRead();
+    return counts.liveByNamespace();
+  }
+
+  /** Reminders in {@code state}, of {@code namespace} or ({@code null}) of all namespaces. */
+  public long count(String namespace, ReminderState state) {
+    ensureRead();
+    return counts.count(namespace, Objects.requireNonNull(state, "state"));
+  }
+
+  /**
+   * Reminders of {@code namespace} (or, {@code null}, of all) due in the hours that the range
+   * {@code [fromMillis, toMillis)} touches ({@code null}: unbounded): zero means none is due in the
+   * range.
+   */
+  public long countDueAround(String namespace, Long fromMillis, Long toMillis) {
+    ensureRead();
+    return counts.countDueAround(namespace, fromMillis, toMillis);
   }
 
   @Override
   public void written(String cacheKey, byte[] encoded) {
-    keys.add(cacheKey);
+    ReminderSummary summary;
+    try {
+      ReminderId.fromCacheKey(cacheKey);
+      summary = ReminderSummary.of(encoded);
+    } catch (RuntimeException e) {
+      removed(cacheKey); // not a reminder (any more): in no listing and no count
+      return;
+    }
+    put(cacheKey, new Summary(summary.state(), summary.nextDueMillis(), pass), false);
   }
 
   @Override
   public void removed(String cacheKey) {
-    keys.remove(cacheKey);
+    if (passing) {
+      put(cacheKey, new Summary(null, 0, pass), false);
+    } else {
+      drop(cacheKey, null);
+    }
   }
 
   @Override
   public void topologyChanged() {
     stale.set(true);
+  }
+
+  private void ensureRead() {
+    if (stale.get() || passing) {
+      synchronized (passLock) {
+        if (stale.getAndSet(false)) {
+          readReplica();
+        }
+      }
+    }
+  }
+
+  private void readReplica() {
+    int number = pass + 1;
+    pass = number;
+    passing = true;
+    try {
+      store.forEachLocal(
+          null,
+          (cacheKey, encoded) -> {
+            try {
+              ReminderId.fromCacheKey(cacheKey);
+              ReminderSummary summary = ReminderSummary.of(encoded);
+              put(cacheKey, new Summary(summary.state(), summary.nextDueMillis(), number), true);
+            } catch (RuntimeException e) {
+              // not a reminder: in no listing and no count
+            }
+          });
+      entries.forEach(
+          (cacheKey, summary) -> {
+            if (summary.state == null || (summary.pass != number && !isStored(cacheKey))) {
+              drop(cacheKey, summary);
+            }
+          });
+    } catch (RuntimeException e) {
+      stale.set(true); // read again by the next reader
+      throw e;
+    } finally {
+      passing = false;
+    }
+  }
+
+  /**
+   * Whether the store holds a reminder under {@code cacheKey}: asked of the keys a pass did not
+   * see, which are gone unless the feed put them with the number it read just before the pass
+   * began.
+   */
+  private boolean isStored(String cacheKey) {
+    try {
+      return store.get(ReminderId.fromCacheKey(cacheKey)).isPresent();
+    } catch (StoreUnavailableException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      return false; // not a reminder
+    }
+  }
+
+  /**
+   * Puts {@code next} under {@code cacheKey} and counts the change; a pass's summary ({@code
+   * fromPass}) yields to one the feed put during the pass.
+   */
+  private void put(String cacheKey, Summary next, boolean fromPass) {
+    while (true) {
+      Summary previous = entries.get(cacheKey);
+      if (fromPass && previous != null && previous.pass == next.pass) {
+        return;
+      }
+      boolean replaced =
+          previous == null
+              ? entries.putIfAbsent(cacheKey, next) == null
+              : entries.replace(cacheKey, previous, next);
+      if (replaced) {
+        counted(cacheKey, previous, next);
+        return;
+      }
+    }
+  }
+
+  /**
+   * Drops {@code cacheKey}: whatever it holds ({@code expected} null), or only {@code expected}.
+   */
+  private void drop(String cacheKey, Summary expected) {
+    while (true) {
+      Summary previous = expected != null ? expected : entries.get(cacheKey);
+      if (previous == null) {
+        return;
+      }
+      if (entries.remove(cacheKey, previous)) {
+        counted(cacheKey, previous, null);
+        return;
+      }
+      if (expected != null) {
+        return; // changed since: the newer summary stays
+      }
+    }
+  }
+
+  private void counted(String cacheKey, Summary previous, Summary next) {
+    counts.moved(cacheKey, ownership.segmentOf(cacheKey), previous, next);
   }
 }

@@ -8,12 +8,14 @@ import io.belfry.reminders.engine.RecordPage;
 import io.belfry.reminders.engine.ReminderEngine;
 import io.belfry.reminders.model.ReminderId;
 import io.belfry.reminders.model.ReminderState;
+import io.belfry.reminders.store.KeyIndex;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -72,14 +74,59 @@ class ListBenchmark {
           report,
           "50 by namespace and key prefix",
           () -> engine.list(new ListQuery(namespace, prefix, null, null, null, null, 50)));
-      // the worst case of the index: a filter that only the last key matches reads every entry
+      measure(
+          report,
+          "state filter nothing matches (answered from the counts)",
+          () ->
+              engine
+                  .list(new ListQuery(null, null, ReminderState.CANCELLED, null, null, null, 50))
+                  .items()
+                  .size(),
+          0);
+      Instant hoursBefore = Instant.ofEpochMilli(due - 2 * 3_600_000L);
+      measure(
+          report,
+          "due filter nothing matches, hours away from every due time (answered from the counts)",
+          () ->
+              engine
+                  .list(new ListQuery(null, null, null, null, hoursBefore, null, 50))
+                  .items()
+                  .size(),
+          0);
+      Instant past = Instant.ofEpochMilli(due - 1);
+      measure(
+          report,
+          "due filter nothing matches, in the hour of due times (walks every summary, reads none)",
+          () -> engine.list(new ListQuery(null, null, null, null, past, null, 50)).items().size(),
+          0);
+      // a filter that only the last key matches walks every summary and reads one entry
       engine.cancel(ReminderId.of(namespace, Load.key("l", N - 1)));
       measure(
           report,
-          "state filter only the last key matches (walks all)",
+          "state filter only the last key matches (walks all summaries)",
           () ->
-              engine.list(
-                  new ListQuery(null, null, ReminderState.CANCELLED, null, null, null, 50)));
+              engine
+                  .list(new ListQuery(null, null, ReminderState.CANCELLED, null, null, null, 50))
+                  .items()
+                  .size(),
+          1);
+      KeyIndex index = engine.keyIndex();
+      measure(
+          report,
+          "live counts per namespace and segment (cluster view, dashboard, metrics)",
+          () -> {
+            index.liveBySegment();
+            return index.liveByNamespace().size();
+          },
+          1);
+      measure(
+          report,
+          "first read after a start or topology change (reads the replica into the index)",
+          () -> {
+            index.topologyChanged();
+            return index.liveByNamespace().size();
+          },
+          1);
     }
     Path out = Path.of("target", "bench", "list-benchmark.md");
     Files.createDirectories(out.getParent());
@@ -88,14 +135,24 @@ class ListBenchmark {
   }
 
   private static void measure(StringBuilder report, String label, Supplier<RecordPage> page) {
+    measure(report, label, () -> page.get().items().size(), -1);
+  }
+
+  /** {@code items}: how many the call must answer, or -1 for at least one. */
+  private static void measure(
+      StringBuilder report, String label, IntSupplier call, int expectedItems) {
     double[] millis = new double[RUNS];
     int items = 0;
     for (int i = 0; i < RUNS; i++) {
       long start = System.nanoTime();
-      items = page.get().items().size();
+      items = call.getAsInt();
       millis[i] = (System.nanoTime() - start) / 1e6;
     }
-    assertThat(items).isPositive();
+    if (expectedItems < 0) {
+      assertThat(items).isPositive();
+    } else {
+      assertThat(items).isEqualTo(expectedItems);
+    }
     Arrays.sort(millis);
     report.append(
         String.format(

@@ -98,6 +98,22 @@ class ReminderCodecTest {
   }
 
   @ParameterizedTest
+  @EnumSource(ReminderState.class)
+  void summaryOf_encodedState_readsStateAndNextDueLikeDecode(ReminderState state) {
+    ReminderRecord record =
+        record(new Schedule.Cron("*/5 * * * *", ZoneId.of("UTC")), state, new byte[] {9, 9});
+
+    assertThat(ReminderSummary.of(ReminderCodec.encode(record)))
+        .isEqualTo(new ReminderSummary(state, NOW + 60_000));
+  }
+
+  @Test
+  void summaryOf_garbage_throwsLikeDecode() {
+    assertThatThrownBy(() -> ReminderSummary.of(new byte[] {1, 2, 3}))
+        .isInstanceOf(ReminderCodecException.class);
+  }
+
+  @ParameterizedTest
   @EnumSource(MisfirePolicy.class)
   void decode_encodedMisfirePolicy_roundTrips(MisfirePolicy misfire) {
     ReminderRecord record = withOptionals(misfire, null, null, null, null);

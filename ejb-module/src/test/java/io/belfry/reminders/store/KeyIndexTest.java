@@ -1,0 +1,145 @@
+package io.belfry.reminders.store;
+
+import static io.belfry.reminders.model.ReminderState.CANCELLED;
+import static io.belfry.reminders.model.ReminderState.FIRED;
+import static io.belfry.reminders.model.ReminderState.PENDING;
+import static io.belfry.reminders.store.MapReplica.DUE;
+import static io.belfry.reminders.store.MapReplica.record;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.belfry.reminders.model.ReminderId;
+import io.belfry.reminders.model.ReminderState;
+import java.util.Arrays;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class KeyIndexTest {
+
+  private final MapReplica replica = new MapReplica();
+  private final KeyIndex index = new KeyIndex(replica, replica);
+
+  private void write(String namespace, String key, ReminderState state) {
+    String cacheKey = ReminderId.of(namespace, key).cacheKey();
+    index.written(cacheKey, replica.store(record(namespace, key, state, DUE)));
+  }
+
+  private void remove(String namespace, String key) {
+    String cacheKey = ReminderId.of(namespace, key).cacheKey();
+    replica.entries.remove(cacheKey);
+    index.removed(cacheKey);
+  }
+
+  private long live() {
+    return Arrays.stream(index.liveBySegment()).sum();
+  }
+
+  @Test
+  void counts_followEveryWriteAndRemove_withoutReadingTheReplicaAgain() {
+    index.liveBySegment(); // the first read of the (empty) replica
+    write("a", "1", PENDING);
+    write("a", "2", PENDING);
+    write("b", "1", PENDING);
+    assertThat(index.liveByNamespace()).isEqualTo(Map.of("a", 2L, "b", 1L));
+    assertThat(live()).isEqualTo(3);
+
+    write("a", "1", FIRED); // a tombstone is not live
+    remove("b", "1");
+    assertThat(index.liveByNamespace()).isEqualTo(Map.of("a", 1L));
+    assertThat(index.count("a", FIRED)).isEqualTo(1);
+    assertThat(index.count(null, PENDING)).isEqualTo(1); // a:2
+    assertThat(index.count("b", PENDING)).isZero();
+    assertThat(live()).isEqualTo(1);
+    assertThat(replica.gets).hasValue(0);
+  }
+
+  @Test
+  void countDueAround_countsByTheHourOfTheNextDueTime() {
+    long hour = 3_600_000L;
+    long due = (DUE / hour) * hour + 10 * 60_000L; // ten past an hour
+    index.written("a:1", replica.store(record("a", "1", PENDING, due)));
+    index.written("b:1", replica.store(record("b", "1", FIRED, due + 2 * hour)));
+
+    assertThat(index.countDueAround(null, null, null)).isEqualTo(2);
+    assertThat(index.countDueAround("a", due - hour, due + hour)).isEqualTo(1);
+    // a range in the same hour but after it: counted, so the listing walks and finds nothing
+    assertThat(index.countDueAround("a", due + 1, due + 2)).isEqualTo(1);
+    assertThat(index.countDueAround("a", null, due - hour)).isZero();
+    assertThat(index.countDueAround("a", due + hour, null)).isZero();
+    assertThat(index.countDueAround(null, due + hour, null)).isEqualTo(1);
+
+    // moving a reminder's due time moves its count
+    index.written("a:1", replica.store(record("a", "1", PENDING, due + 5 * hour)));
+    assertThat(index.countDueAround("a", null, due + hour)).isZero();
+    assertThat(index.countDueAround("a", due + 4 * hour, null)).isEqualTo(1);
+  }
+
+  @Test
+  void firstReader_readsTheReplicaWrittenBeforeTheIndexSubscribed() {
+    replica.store(record("a", "1", PENDING, DUE));
+    replica.store(record("a", "2", CANCELLED, DUE));
+    replica.entries.put(
+        "foreign", new byte[] {1, 2, 3}); // not a reminder: neither listed nor counted
+
+    assertThat(index.from(null, true).keySet()).containsExactly("a:1", "a:2");
+    assertThat(index.from(null, true).get("a:2").state()).isEqualTo(CANCELLED);
+    assertThat(index.liveByNamespace()).isEqualTo(Map.of("a", 1L));
+  }
+
+  @Test
+  void readAfterATopologyChange_dropsWhatWasRemovedWithoutTheFeedKnowing() {
+    write("a", "1", PENDING);
+    write("a", "2", PENDING);
+    assertThat(live()).isEqualTo(2);
+    // a merge's conflict resolution or a state transfer changes entries without telling the feed
+    replica.entries.remove("a:1");
+    replica.store(record("a", "2", FIRED, DUE));
+    replica.store(record("a", "3", PENDING, DUE));
+    index.topologyChanged();
+
+    assertThat(index.from(null, true).keySet()).containsExactly("a:2", "a:3");
+    assertThat(index.count("a", FIRED)).isEqualTo(1);
+    assertThat(live()).isEqualTo(1);
+  }
+
+  @Test
+  void aWriteDuringARead_isNotUndoneByTheOlderValueTheReadHadTaken() {
+    replica.store(record("a", "1", PENDING, DUE));
+    replica.beforeVisit =
+        (cacheKey, staleValue) -> {
+          // the entry is fired after the read took its value and before it reaches the index
+          replica.beforeVisit = (k, v) -> {};
+          write("a", "1", FIRED);
+        };
+
+    assertThat(index.from(null, true).get("a:1").state()).isEqualTo(FIRED);
+    assertThat(index.liveByNamespace()).isEmpty();
+    assertThat(index.count("a", FIRED)).isEqualTo(1);
+  }
+
+  @Test
+  void aRemoveDuringARead_isNotPutBackByTheValueTheReadHadTaken() {
+    replica.store(record("a", "1", PENDING, DUE));
+    replica.store(record("a", "2", PENDING, DUE));
+    replica.beforeVisit =
+        (cacheKey, staleValue) -> {
+          replica.beforeVisit = (k, v) -> {};
+          remove("a", "1");
+        };
+
+    assertThat(index.from(null, true).keySet()).containsExactly("a:2");
+    assertThat(index.liveByNamespace()).isEqualTo(Map.of("a", 1L));
+    assertThat(live()).isEqualTo(1);
+  }
+
+  @Test
+  void aWriteThatTurnsAKeyIntoGarbage_dropsItFromListingAndCounts() {
+    index.liveBySegment();
+    write("a", "1", PENDING);
+    byte[] garbage = {1, 2, 3};
+    replica.entries.put("a:1", garbage);
+    index.written("a:1", garbage);
+
+    assertThat(index.from(null, true)).isEmpty();
+    assertThat(live()).isZero();
+  }
+}
