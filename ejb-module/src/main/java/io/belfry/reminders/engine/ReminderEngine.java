@@ -66,6 +66,7 @@ public final class ReminderEngine {
 
   private final ReminderStore store;
   private final Ownership ownership;
+  private final Executor timer;
   private final ChangeFeed feed;
   private final HybridLogicalClock versions;
   private final Clock clock;
@@ -82,6 +83,7 @@ public final class ReminderEngine {
   private ReminderEngine(Builder b) {
     this.store = b.store;
     this.ownership = b.ownership;
+    this.timer = b.timer;
     this.feed = b.feed;
     this.clock = b.clock;
     this.versions = b.versions != null ? b.versions : new HybridLogicalClock(b.clock::millis);
@@ -126,7 +128,9 @@ public final class ReminderEngine {
     if (started) {
       return;
     }
-    KeyIndex index = new KeyIndex(store, ownership);
+    // with a timer, the index reads the replica again after a topology change on it, not on the
+    // thread of the first request that needs it (a second or more per million reminders)
+    KeyIndex index = new KeyIndex(store, ownership, timer);
     feed.subscribe(ChangeSink.both(index, scheduler));
     keys = index;
     scheduler.start();

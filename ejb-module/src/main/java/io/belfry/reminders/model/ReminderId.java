@@ -47,6 +47,18 @@ public record ReminderId(String namespace, String key) {
   }
 
   /**
+   * The namespace part of a cache key, without building the id (shared as {@link #fromCacheKey}
+   * shares it); rejects a string with no separator.
+   */
+  public static String namespaceOf(String cacheKey) {
+    int separator = cacheKey.indexOf(SEPARATOR);
+    if (separator <= 0) {
+      throw new IllegalArgumentException("Not a reminder cache key: " + cacheKey);
+    }
+    return canonicalNamespace(cacheKey.substring(0, separator));
+  }
+
+  /**
    * One String instance per namespace: a node holds up to millions of ids (time index, listings)
    * but only a handful of namespaces, so sharing them saves ~48 bytes per id. Bounded so that a
    * flood of namespaces cannot grow it without limit; past the bound, copies are kept as they are.

@@ -29,10 +29,6 @@ public class ClusterStatus {
   private final Cache<String, String> reminders;
   private final ClusterView view;
   private final EngineRuntime runtime;
-  // WildFly unmarshals cache keys with the thread's context class loader: the index's first read of
-  // the replica from a server thread (a metrics scrape) would see only marshalled keys. Read as
-  // the deployment.
-  private final ClassLoader deploymentLoader = Thread.currentThread().getContextClassLoader();
 
   /** For CDI's client proxy only. */
   protected ClusterStatus() {
@@ -56,17 +52,6 @@ public class ClusterStatus {
   }
 
   public ClusterSnapshot snapshot() {
-    Thread thread = Thread.currentThread();
-    ClassLoader previous = thread.getContextClassLoader();
-    thread.setContextClassLoader(deploymentLoader);
-    try {
-      return take();
-    } finally {
-      thread.setContextClassLoader(previous);
-    }
-  }
-
-  private ClusterSnapshot take() {
     // the primary owners exactly as firing decides them, so the view never names another node;
     // read live at every call (cheap), so a leave or a join shows at once
     CacheOwnership ownership = new CacheOwnership(reminders);

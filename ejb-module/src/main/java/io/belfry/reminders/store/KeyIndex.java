@@ -5,11 +5,17 @@ import io.belfry.reminders.model.ReminderState;
 import io.belfry.reminders.model.ReminderSummary;
 import io.belfry.reminders.placement.ChangeSink;
 import io.belfry.reminders.placement.Ownership;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jboss.logging.Logger;
 
 /**
  * This node's replica in cache-key order, each key with its state and next due time, and counts
@@ -20,8 +26,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Kept up to date by the change feed: a write replaces the key's summary, a remove drops it. The
  * replica is read into it (a <em>pass</em>) by the first reader, not at start (the scheduler's own
  * recovery pass is start-up work enough), and again by the first reader after a topology change (a
- * join's state transfer and a merge's conflict resolution write entries without telling the feed),
- * never on the notification thread. Readers arriving during a pass wait for it.
+ * join's state transfer and a merge's conflict resolution may write entries without telling the
+ * feed), never on the notification thread. Readers arriving during the first pass wait for it;
+ * during a later one they go on with the index as the feed keeps it.
  *
  * <p>A pass races the feed, and the feed wins: every summary carries the number of the pass that
  * was running or last ran when it was put, and a pass does not overwrite a summary its own number
@@ -63,24 +70,42 @@ public final class KeyIndex implements ChangeSink {
     }
   }
 
+  private static final Logger LOG = Logger.getLogger(KeyIndex.class);
+
   private final ReminderStore store;
   private final Ownership ownership;
+  private final Executor background;
+  private final ClassLoader ownerLoader = Thread.currentThread().getContextClassLoader();
   // values compared by identity: a summary is replaced only if it is still the one read
   private final ConcurrentSkipListMap<String, Summary> entries = new ConcurrentSkipListMap<>();
   private final LiveCounts counts;
   private final AtomicBoolean stale = new AtomicBoolean(true);
-  private final Object passLock = new Object();
+  private final ReentrantLock passLock = new ReentrantLock();
   // written only under passLock: the number of the pass running or last run
   private volatile int pass;
+  // whether a pass has read the whole replica: from then on the feed keeps the index complete
+  private volatile boolean read;
   // set after pass is incremented and reset after the pass: a remove that sees it set also sees
   // the pass's number, and a reader that sees stale cleared during a pass sees it and waits
   private volatile boolean passing;
 
-  /** An index to subscribe to the change feed before its first read, so no write is missed. */
+  /**
+   * An index to subscribe to the change feed before its first read, so no write is missed; its
+   * readers read the replica again after a topology change.
+   */
   public KeyIndex(ReminderStore store, Ownership ownership) {
+    this(store, ownership, null);
+  }
+
+  /**
+   * An index that reads the replica again on {@code background} after each topology change, so that
+   * no reader waits for that read ({@code null}: the first reader after the change does it).
+   */
+  public KeyIndex(ReminderStore store, Ownership ownership, Executor background) {
     this.store = Objects.requireNonNull(store, "store");
     this.ownership = Objects.requireNonNull(ownership, "ownership");
     this.counts = new LiveCounts(ownership.segmentCount());
+    this.background = background;
   }
 
   /** All keys from {@code from} on ({@code null}: all keys), in order, with summaries; live. */
@@ -125,7 +150,7 @@ public final class KeyIndex implements ChangeSink {
   public void written(String cacheKey, byte[] encoded) {
     ReminderSummary summary;
     try {
-      ReminderId.fromCacheKey(cacheKey);
+      ReminderId.namespaceOf(cacheKey);
       summary = ReminderSummary.of(encoded);
     } catch (RuntimeException e) {
       removed(cacheKey); // not a reminder (any more): in no listing and no count
@@ -146,15 +171,52 @@ public final class KeyIndex implements ChangeSink {
   @Override
   public void topologyChanged() {
     stale.set(true);
+    if (background != null) {
+      try {
+        background.execute(this::readAgainQuietly);
+      } catch (RejectedExecutionException e) {
+        LOG.debugf("BELFRY-0205 Key index read not scheduled (stopping?): %s", e.toString());
+      }
+    }
   }
 
+  private void readAgainQuietly() {
+    try {
+      ensureRead();
+    } catch (RuntimeException e) {
+      // stale again: the next reader or topology change reads it
+      LOG.debugf("BELFRY-0206 Key index read failed, to be read again: %s", e.toString());
+    }
+  }
+
+  /**
+   * Reads the replica if the index has not read it yet, waiting for a read under way; after a
+   * topology change, the first reader reads it again while the others go on with the index as the
+   * feed keeps it.
+   */
   private void ensureRead() {
-    if (stale.get() || passing) {
-      synchronized (passLock) {
-        if (stale.getAndSet(false)) {
-          readReplica();
+    if (!stale.get() && !passing) {
+      return;
+    }
+    if (read) {
+      if (passLock.tryLock()) {
+        try {
+          if (stale.getAndSet(false)) {
+            readReplica();
+          }
+        } finally {
+          passLock.unlock();
         }
       }
+      return;
+    }
+    passLock.lock();
+    try {
+      if (stale.getAndSet(false)) {
+        readReplica();
+      }
+    } finally {
+      passLock.unlock();
     }
   }
 
@@ -162,28 +224,45 @@ public final class KeyIndex implements ChangeSink {
     int number = pass + 1;
     pass = number;
     passing = true;
+    // WildFly unmarshals cache keys with the thread's context class loader: a read from a thread of
+    // the server or of a cache notification would see only marshalled keys. Read as the owner.
+    Thread thread = Thread.currentThread();
+    ClassLoader previousLoader = thread.getContextClassLoader();
+    thread.setContextClassLoader(ownerLoader);
     try {
+      // put in key order, not in the cache's hash order: each put then walks the skip list where
+      // the previous one did, in the CPU's caches (in hash order, 1,000,000 puts took 7-10 s on
+      // this box, nearly all of it waiting for memory)
+      List<Map.Entry<String, Summary>> seen = new ArrayList<>();
       store.forEachLocal(
           null,
           (cacheKey, encoded) -> {
             try {
-              ReminderId.fromCacheKey(cacheKey);
+              ReminderId.namespaceOf(cacheKey);
               ReminderSummary summary = ReminderSummary.of(encoded);
-              put(cacheKey, new Summary(summary.state(), summary.nextDueMillis(), number), true);
+              seen.add(
+                  Map.entry(
+                      cacheKey, new Summary(summary.state(), summary.nextDueMillis(), number)));
             } catch (RuntimeException e) {
               // not a reminder: in no listing and no count
             }
           });
+      seen.sort(Map.Entry.comparingByKey());
+      for (Map.Entry<String, Summary> entry : seen) {
+        put(entry.getKey(), entry.getValue(), true);
+      }
       entries.forEach(
           (cacheKey, summary) -> {
             if (summary.state == null || (summary.pass != number && !isStored(cacheKey))) {
               drop(cacheKey, summary);
             }
           });
+      read = true;
     } catch (RuntimeException e) {
       stale.set(true); // read again by the next reader
       throw e;
     } finally {
+      thread.setContextClassLoader(previousLoader);
       passing = false;
     }
   }
@@ -208,19 +287,18 @@ public final class KeyIndex implements ChangeSink {
    * fromPass}) yields to one the feed put during the pass.
    */
   private void put(String cacheKey, Summary next, boolean fromPass) {
-    while (true) {
-      Summary previous = entries.get(cacheKey);
-      if (fromPass && previous != null && previous.pass == next.pass) {
-        return;
-      }
-      boolean replaced =
-          previous == null
-              ? entries.putIfAbsent(cacheKey, next) == null
-              : entries.replace(cacheKey, previous, next);
-      if (replaced) {
-        counted(cacheKey, previous, next);
-        return;
-      }
+    // compute: one search of the skip list for a key already indexed (a pass meets mostly those);
+    // the function may run again if a write races it, and its last run is the one that counted
+    Summary[] previous = new Summary[1];
+    Summary kept =
+        entries.compute(
+            cacheKey,
+            (key, current) -> {
+              previous[0] = current;
+              return fromPass && current != null && current.pass == next.pass ? current : next;
+            });
+    if (kept == next) {
+      counted(cacheKey, previous[0], next);
     }
   }
 
@@ -228,19 +306,14 @@ public final class KeyIndex implements ChangeSink {
    * Drops {@code cacheKey}: whatever it holds ({@code expected} null), or only {@code expected}.
    */
   private void drop(String cacheKey, Summary expected) {
-    while (true) {
-      Summary previous = expected != null ? expected : entries.get(cacheKey);
-      if (previous == null) {
-        return;
-      }
-      if (entries.remove(cacheKey, previous)) {
+    if (expected == null) {
+      Summary previous = entries.remove(cacheKey);
+      if (previous != null) {
         counted(cacheKey, previous, null);
-        return;
       }
-      if (expected != null) {
-        return; // changed since: the newer summary stays
-      }
-    }
+    } else if (entries.remove(cacheKey, expected)) {
+      counted(cacheKey, expected, null);
+    } // else changed since: the newer summary stays
   }
 
   private void counted(String cacheKey, Summary previous, Summary next) {

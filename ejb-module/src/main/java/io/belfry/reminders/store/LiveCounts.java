@@ -146,6 +146,6 @@ final class LiveCounts {
   }
 
   private static String namespaceOf(String cacheKey) {
-    return ReminderId.fromCacheKey(cacheKey).namespace();
+    return ReminderId.namespaceOf(cacheKey);
   }
 }

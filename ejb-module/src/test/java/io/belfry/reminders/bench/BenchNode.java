@@ -6,6 +6,9 @@ import io.belfry.reminders.engine.ReminderEngine;
 import io.belfry.reminders.fire.Delivery;
 import io.belfry.reminders.fire.EngineListener;
 import io.belfry.reminders.fire.EngineSettings;
+import io.belfry.reminders.placement.CacheOwnership;
+import io.belfry.reminders.store.InfinispanReminderStore;
+import io.belfry.reminders.store.KeyIndex;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -77,6 +80,11 @@ public final class BenchNode implements AutoCloseable {
   final long engineStartNanos;
 
   private final Cache<String, String> reminders;
+
+  /** A new key index of this node's replica, which reads it at its first use (as after a start). */
+  public KeyIndex newKeyIndex() {
+    return new KeyIndex(new InfinispanReminderStore(reminders), new CacheOwnership(reminders));
+  }
 
   private BenchNode(
       Path home,

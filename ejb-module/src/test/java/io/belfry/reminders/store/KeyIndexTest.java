@@ -6,11 +6,17 @@ import static io.belfry.reminders.model.ReminderState.PENDING;
 import static io.belfry.reminders.store.MapReplica.DUE;
 import static io.belfry.reminders.store.MapReplica.record;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.belfry.reminders.model.ReminderId;
 import io.belfry.reminders.model.ReminderState;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class KeyIndexTest {
@@ -99,6 +105,54 @@ class KeyIndexTest {
     assertThat(index.from(null, true).keySet()).containsExactly("a:2", "a:3");
     assertThat(index.count("a", FIRED)).isEqualTo(1);
     assertThat(live()).isEqualTo(1);
+  }
+
+  @Test
+  void withABackgroundExecutor_aTopologyChangeReadsTheReplicaThereNotOnAReader() {
+    List<Runnable> tasks = new ArrayList<>();
+    KeyIndex index = new KeyIndex(replica, replica, tasks::add);
+    replica.store(record("a", "1", PENDING, DUE));
+    assertThat(index.liveByNamespace()).isEqualTo(Map.of("a", 1L)); // the first read, on the reader
+    replica.store(record("a", "2", PENDING, DUE)); // written without telling the feed
+
+    index.topologyChanged();
+    assertThat(tasks).hasSize(1);
+    tasks.get(0).run();
+    replica.beforeVisit =
+        (k, v) -> {
+          throw new AssertionError("a reader read the replica");
+        };
+
+    assertThat(index.liveByNamespace()).isEqualTo(Map.of("a", 2L));
+  }
+
+  @Test
+  void aReaderDuringALaterRead_goesOnWithTheIndexAsKept() throws Exception {
+    write("a", "1", PENDING);
+    index.liveBySegment(); // the first read
+    CountDownLatch inRead = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    replica.beforeVisit =
+        (k, v) -> {
+          inRead.countDown();
+          try {
+            release.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        };
+    index.topologyChanged();
+    Thread rereader = new Thread(index::liveBySegment);
+    rereader.start();
+    try {
+      assertThat(inRead.await(5, TimeUnit.SECONDS)).isTrue();
+      assertTimeoutPreemptively(
+          Duration.ofSeconds(5),
+          () -> assertThat(index.liveByNamespace()).isEqualTo(Map.of("a", 1L)));
+    } finally {
+      release.countDown();
+      rereader.join();
+    }
   }
 
   @Test
