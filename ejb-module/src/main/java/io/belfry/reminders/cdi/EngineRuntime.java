@@ -79,7 +79,8 @@ public class EngineRuntime {
             .servedNamespaces(namespaces::serves)
             .settings(settings)
             .atLeastOnce(BelfrySettings.atLeastOnceFromSystemProperties())
-            .resurrectionGuard(guards.isResolvable() ? guards.get() : ResurrectionGuard.NONE);
+            .resurrectionGuard(guards.isResolvable() ? guards.get() : ResurrectionGuard.NONE)
+            .background(background);
     if (VirtualTimeSwitch.enabledFor(namespaces.applicationName())) {
       // No timer: the engine runs only when a test advances its clock, and delivers on that
       // test's thread (VirtualTime), so a call returns after the observers ran. Its sweep would

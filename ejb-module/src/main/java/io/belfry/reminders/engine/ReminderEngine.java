@@ -66,7 +66,7 @@ public final class ReminderEngine {
 
   private final ReminderStore store;
   private final Ownership ownership;
-  private final Executor timer;
+  private final Executor background;
   private final ChangeFeed feed;
   private final HybridLogicalClock versions;
   private final Clock clock;
@@ -83,7 +83,7 @@ public final class ReminderEngine {
   private ReminderEngine(Builder b) {
     this.store = b.store;
     this.ownership = b.ownership;
-    this.timer = b.timer;
+    this.background = b.background;
     this.feed = b.feed;
     this.clock = b.clock;
     this.versions = b.versions != null ? b.versions : new HybridLogicalClock(b.clock::millis);
@@ -128,9 +128,10 @@ public final class ReminderEngine {
     if (started) {
       return;
     }
-    // with a timer, the index reads the replica again after a topology change on it, not on the
-    // thread of the first request that needs it (a second or more per million reminders)
-    KeyIndex index = new KeyIndex(store, ownership, timer);
+    // with a background executor, the index reads the replica again after a topology change there
+    // (seconds per million reminders): not on the timer, whose few threads fire, and not on the
+    // thread of the first request that needs it
+    KeyIndex index = new KeyIndex(store, ownership, background);
     feed.subscribe(ChangeSink.both(index, scheduler));
     keys = index;
     scheduler.start();
@@ -454,6 +455,7 @@ public final class ReminderEngine {
     private Clock clock = Clock.system();
     private HybridLogicalClock versions;
     private ScheduledExecutorService timer;
+    private Executor background;
     private Executor deliveryExecutor = Runnable::run;
     private Delivery delivery;
     private EngineListener listener = EngineListener.NONE;
@@ -484,6 +486,15 @@ public final class ReminderEngine {
     /** Runs wake-ups and sweeps; without one the engine fires only on {@link #tick()}. */
     public Builder timer(ScheduledExecutorService timer) {
       this.timer = Objects.requireNonNull(timer, "timer");
+      return this;
+    }
+
+    /**
+     * Runs long reads that must not hold the timer's or the deliveries' threads (the key index's
+     * read of the replica after a topology change); default none: the first reader does them.
+     */
+    public Builder background(Executor background) {
+      this.background = Objects.requireNonNull(background, "background");
       return this;
     }
 

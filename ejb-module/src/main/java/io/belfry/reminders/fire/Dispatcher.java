@@ -6,6 +6,7 @@ import io.belfry.reminders.model.ReminderCodec;
 import io.belfry.reminders.model.ReminderRecord;
 import io.belfry.reminders.model.ReminderState;
 import io.belfry.reminders.schedule.Clock;
+import io.belfry.reminders.store.OwnerContext;
 import io.belfry.reminders.store.ReminderStore;
 import io.belfry.reminders.store.StoredReminder;
 import java.util.List;

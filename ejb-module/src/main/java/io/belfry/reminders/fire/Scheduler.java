@@ -6,6 +6,7 @@ import io.belfry.reminders.placement.ChangeSink;
 import io.belfry.reminders.placement.Ownership;
 import io.belfry.reminders.schedule.Clock;
 import io.belfry.reminders.schedule.TimeIndex;
+import io.belfry.reminders.store.OwnerContext;
 import io.belfry.reminders.store.ReminderStore;
 import io.belfry.reminders.store.StoredReminder;
 import java.util.ArrayList;

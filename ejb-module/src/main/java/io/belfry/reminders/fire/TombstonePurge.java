@@ -1,5 +1,6 @@
 package io.belfry.reminders.fire;
 
+import io.belfry.reminders.store.OwnerContext;
 import io.belfry.reminders.store.ReminderStore;
 import io.belfry.reminders.store.StoredReminder;
 import java.util.List;

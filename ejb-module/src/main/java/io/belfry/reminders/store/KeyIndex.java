@@ -45,20 +45,43 @@ import org.jboss.logging.Logger;
  * now; the summary only decides which keys are worth reading.
  *
  * <p>Memory: one skip-list node and one summary per reminder, sharing the key strings the cache
- * already holds (about 70 bytes per reminder).
+ * already holds and one string per namespace (about 70 bytes per reminder).
  */
 public final class KeyIndex implements ChangeSink {
 
-  /** A key's state and next due time as last written; {@link #state} null marks a remove. */
+  /**
+   * A key's namespace, state and next due time as last written; {@link #state} null marks a remove.
+   */
   public static final class Summary {
+    private final String namespace;
     private final ReminderState state;
     private final long nextDueMillis;
     private final int pass;
 
-    private Summary(ReminderState state, long nextDueMillis, int pass) {
+    private Summary(String namespace, ReminderState state, long nextDueMillis, int pass) {
+      this.namespace = namespace;
       this.state = state;
       this.nextDueMillis = nextDueMillis;
       this.pass = pass;
+    }
+
+    /**
+     * The summary of a reminder's entry, marked with {@code pass}; null if the key or the value is
+     * not a reminder's.
+     */
+    private static Summary of(String cacheKey, byte[] encoded, int pass) {
+      try {
+        ReminderSummary summary = ReminderSummary.of(encoded);
+        return new Summary(
+            ReminderId.namespaceOf(cacheKey), summary.state(), summary.nextDueMillis(), pass);
+      } catch (RuntimeException e) {
+        return null;
+      }
+    }
+
+    /** The namespace (shared with the cache's ids), or {@code null} for a remove's marker. */
+    String namespace() {
+      return namespace;
     }
 
     /** The reminder's state, or {@code null} if it was removed during a pass. */
@@ -76,7 +99,7 @@ public final class KeyIndex implements ChangeSink {
   private final ReminderStore store;
   private final Ownership ownership;
   private final Executor background;
-  private final ClassLoader ownerLoader = Thread.currentThread().getContextClassLoader();
+  private final OwnerContext context = new OwnerContext();
   // values compared by identity: a summary is replaced only if it is still the one read
   private final ConcurrentSkipListMap<String, Summary> entries = new ConcurrentSkipListMap<>();
   private final LiveCounts counts;
@@ -149,21 +172,18 @@ public final class KeyIndex implements ChangeSink {
 
   @Override
   public void written(String cacheKey, byte[] encoded) {
-    ReminderSummary summary;
-    try {
-      ReminderId.namespaceOf(cacheKey);
-      summary = ReminderSummary.of(encoded);
-    } catch (RuntimeException e) {
+    Summary summary = Summary.of(cacheKey, encoded, pass);
+    if (summary == null) {
       removed(cacheKey); // not a reminder (any more): in no listing and no count
-      return;
+    } else {
+      put(cacheKey, summary, false);
     }
-    put(cacheKey, new Summary(summary.state(), summary.nextDueMillis(), pass), false);
   }
 
   @Override
   public void removed(String cacheKey) {
     if (passing) {
-      put(cacheKey, new Summary(null, 0, pass), false);
+      put(cacheKey, new Summary(null, null, 0, pass), false);
     } else {
       drop(cacheKey, null);
     }
@@ -227,9 +247,7 @@ public final class KeyIndex implements ChangeSink {
     passing = true;
     // WildFly unmarshals cache keys with the thread's context class loader: a read from a thread of
     // the server or of a cache notification would see only marshalled keys. Read as the owner.
-    Thread thread = Thread.currentThread();
-    ClassLoader previousLoader = thread.getContextClassLoader();
-    thread.setContextClassLoader(ownerLoader);
+    ClassLoader previousLoader = context.enter();
     try {
       // put in key order, not in the cache's hash order: each put then walks the skip list where
       // the previous one did, in the CPU's caches (in hash order, 1,000,000 puts took 7-10 s on
@@ -238,14 +256,9 @@ public final class KeyIndex implements ChangeSink {
       store.forEachLocal(
           null,
           (cacheKey, encoded) -> {
-            try {
-              ReminderId.namespaceOf(cacheKey);
-              ReminderSummary summary = ReminderSummary.of(encoded);
-              seen.add(
-                  Map.entry(
-                      cacheKey, new Summary(summary.state(), summary.nextDueMillis(), number)));
-            } catch (RuntimeException e) {
-              // not a reminder: in no listing and no count
+            Summary summary = Summary.of(cacheKey, encoded, number);
+            if (summary != null) { // else not a reminder: in no listing and no count
+              seen.add(Map.entry(cacheKey, summary));
             }
           });
       seen.sort(Map.Entry.comparingByKey());
@@ -263,7 +276,7 @@ public final class KeyIndex implements ChangeSink {
       stale.set(true); // read again by the next reader
       throw e;
     } finally {
-      thread.setContextClassLoader(previousLoader);
+      context.leave(previousLoader);
       passing = false;
     }
   }
@@ -318,6 +331,6 @@ public final class KeyIndex implements ChangeSink {
   }
 
   private void counted(String cacheKey, Summary previous, Summary next) {
-    counts.moved(cacheKey, ownership.segmentOf(cacheKey), previous, next);
+    counts.moved(ownership.segmentOf(cacheKey), previous, next);
   }
 }

@@ -1,6 +1,5 @@
 package io.belfry.reminders.store;
 
-import io.belfry.reminders.model.ReminderId;
 import io.belfry.reminders.model.ReminderState;
 import java.util.Collection;
 import java.util.List;
@@ -52,18 +51,20 @@ final class LiveCounts {
    * Moves one reminder from {@code from} to {@code to} (each {@code null}: not counted, i.e. absent
    * or not a reminder), in state and next due time.
    */
-  void moved(String cacheKey, int segment, KeyIndex.Summary from, KeyIndex.Summary to) {
-    if (countedState(from) == null && countedState(to) == null) {
+  void moved(int segment, KeyIndex.Summary from, KeyIndex.Summary to) {
+    if (!isCounted(from) && !isCounted(to)) {
       return;
     }
-    Namespace namespace = byNamespace.computeIfAbsent(namespaceOf(cacheKey), ns -> new Namespace());
-    if (countedState(from) != null) {
+    // one key: both summaries carry its namespace
+    String name = isCounted(from) ? from.namespace() : to.namespace();
+    Namespace namespace = byNamespace.computeIfAbsent(name, ns -> new Namespace());
+    if (isCounted(from)) {
       namespace.add(from.state(), from.nextDueMillis(), -1);
       if (!from.state().isTombstone()) {
         liveBySegment.decrementAndGet(segment);
       }
     }
-    if (countedState(to) != null) {
+    if (isCounted(to)) {
       namespace.add(to.state(), to.nextDueMillis(), 1);
       if (!to.state().isTombstone()) {
         liveBySegment.incrementAndGet(segment);
@@ -71,8 +72,9 @@ final class LiveCounts {
     }
   }
 
-  private static ReminderState countedState(KeyIndex.Summary summary) {
-    return summary == null ? null : summary.state();
+  /** Whether {@code summary} is a reminder's (not absent, not a remove's marker). */
+  private static boolean isCounted(KeyIndex.Summary summary) {
+    return summary != null && summary.state() != null;
   }
 
   /** Live reminders (not tombstones) in each segment. */
@@ -143,9 +145,5 @@ final class LiveCounts {
 
   private static long hourOf(long epochMillis) {
     return Math.floorDiv(epochMillis, HOUR_MILLIS);
-  }
-
-  private static String namespaceOf(String cacheKey) {
-    return ReminderId.namespaceOf(cacheKey);
   }
 }
