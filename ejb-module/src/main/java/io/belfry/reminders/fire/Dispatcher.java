@@ -9,14 +9,13 @@ import io.belfry.reminders.schedule.Clock;
 import io.belfry.reminders.store.OwnerContext;
 import io.belfry.reminders.store.ReminderStore;
 import io.belfry.reminders.store.StoredReminder;
-import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import org.jboss.logging.Logger;
 
 /**
- * After the lock: announces a run's commits to the {@link EngineListener} and hands their fires to
- * the delivery executor, at most once (delivered, or logged and announced as failed) or at least
+ * After the lock: announces each commit of a run to the {@link EngineListener} and hands its fire
+ * to the delivery executor, at most once (delivered, or logged and announced as failed) or at least
  * once under a lease ({@link Leases}). A fire the executor refuses is undone, so that it fires
  * again rather than being lost.
  *
@@ -66,49 +65,47 @@ final class Dispatcher {
     return deliveryRefusedUntil;
   }
 
-  /** Announces and delivers {@code commits}; returns how many fires were handed to delivery. */
-  int dispatch(List<Firing.Attempt> commits) {
-    int delivered = 0;
-    for (Firing.Attempt commit : commits) {
-      if (commit.decision() != null && commit.decision().skipped() > 0) {
-        announce(() -> listener.skipped(commit.due(), commit.decision().skipped()));
-      }
-      if (commit.successor().state() == ReminderState.DEAD_LETTER) {
-        announce(() -> listener.deadLettered(commit.successor()));
-      }
-      ReminderFired fire = commit.fire();
-      if (fire == null) {
-        continue;
-      }
-      delivered++;
-      // A lease is renewed from its commit on, not from when a delivery thread picks it up: a
-      // delivery queued behind slow ones must not be taken over while it waits.
-      Leases.Flight flight =
-          commit.successor().state() == ReminderState.DELIVERING
-              ? leases.begin(commit.successor())
-              : null;
-      Runnable task = flight != null ? () -> deliverLeased(fire, flight) : () -> deliver(fire);
-      try {
-        deliveryExecutor.execute(task);
-      } catch (RejectedExecutionException e) {
-        if (flight != null) {
-          leases.abandon(flight);
-        }
-        deliveryRefusedUntil = clock.millis() + settings.scanInterval().toMillis();
-        if (undo(commit)) {
-          delivered--;
-          LOG.warnf(
-              "BELFRY-0313 Delivery of %s:%s refused (%s): the fire is undone, the reminder stays"
-                  + " due and fires here or on the next owner",
-              fire.getNamespace(), fire.getKey(), e.getMessage());
-        } else {
-          LOG.errorf(
-              e, "BELFRY-0308 Delivery of %s:%s rejected", fire.getNamespace(), fire.getKey());
-          announce(() -> listener.deliveryFailed(fire, e));
-        }
-      }
+  /**
+   * Announces {@code commit} and hands its fire, if it has one, to delivery; returns 1 if it did, 0
+   * if there was nothing to deliver or the executor refused it (the fire then undone).
+   */
+  int dispatch(Firing.Attempt commit) {
+    if (commit.decision() != null && commit.decision().skipped() > 0) {
+      announce(() -> listener.skipped(commit.due(), commit.decision().skipped()));
     }
-    return delivered;
+    if (commit.successor().state() == ReminderState.DEAD_LETTER) {
+      announce(() -> listener.deadLettered(commit.successor()));
+    }
+    ReminderFired fire = commit.fire();
+    if (fire == null) {
+      return 0;
+    }
+    // A lease is renewed from its commit on, not from when a delivery thread picks it up: a
+    // delivery queued behind slow ones must not be taken over while it waits.
+    Leases.Flight flight =
+        commit.successor().state() == ReminderState.DELIVERING
+            ? leases.begin(commit.successor())
+            : null;
+    Runnable task = flight != null ? () -> deliverLeased(fire, flight) : () -> deliver(fire);
+    try {
+      deliveryExecutor.execute(task);
+      return 1;
+    } catch (RejectedExecutionException e) {
+      if (flight != null) {
+        leases.abandon(flight);
+      }
+      deliveryRefusedUntil = clock.millis() + settings.scanInterval().toMillis();
+      if (undo(commit)) {
+        LOG.warnf(
+            "BELFRY-0313 Delivery of %s:%s refused (%s): the fire is undone, the reminder stays"
+                + " due and fires here or on the next owner",
+            fire.getNamespace(), fire.getKey(), e.getMessage());
+        return 0;
+      }
+      LOG.errorf(e, "BELFRY-0308 Delivery of %s:%s rejected", fire.getNamespace(), fire.getKey());
+      announce(() -> listener.deliveryFailed(fire, e));
+      return 1;
+    }
   }
 
   /**

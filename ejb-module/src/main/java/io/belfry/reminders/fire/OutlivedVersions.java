@@ -18,7 +18,7 @@ import org.jboss.logging.Logger;
  * before they fire, and those it shows outlived are passed over without firing. The guard never
  * holds fires back: if it cannot answer, they fire unchecked.
  *
- * <p>Runs under the scheduler's lock, as part of the run that commits what is due.
+ * <p>Runs without the scheduler's lock, as part of the run that commits what is due; thread-safe.
  */
 final class OutlivedVersions {
 

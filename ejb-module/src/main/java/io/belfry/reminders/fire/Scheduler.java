@@ -38,21 +38,24 @@ import org.jboss.logging.Logger;
  *   <li><b>{@link OwnedIndex}</b>: the index of hints, id → (version, due), armed from the drained
  *       writes, from {@link Recovery} at start, and re-armed or dropped as segments are gained or
  *       lost. Every scan interval the {@link Sweep} compares a window of owned segments with it.
- *   <li><b>{@link DueFires}</b>: validate and commit what is due, in one batch per run, paced by
- *       the backlog rate; versions minted before this node started are first checked by {@link
- *       OutlivedVersions} against the {@link ResurrectionGuard}.
- *   <li><b>{@link Dispatcher}</b> and <b>{@link TombstonePurge}</b>: after the lock is released,
- *       the commits are announced and delivered, and the tombstones the sweep found expired are
- *       archived and purged, on the delivery executor.
+ *   <li><b>{@link DueFires}</b>: take what is due off the index, group by group, paced by the
+ *       backlog rate; then, after the lock is released, validate and commit each group (versions
+ *       minted before this node started are first checked by {@link OutlivedVersions} against the
+ *       {@link ResurrectionGuard}), and settle it under the lock again.
+ *   <li><b>{@link Dispatcher}</b> and <b>{@link TombstonePurge}</b>: without the lock, each commit
+ *       is announced and its fire delivered as soon as it is acknowledged, and the tombstones the
+ *       sweep found expired are archived and purged, on the delivery executor.
  * </ol>
  *
  * <p><b>The lock.</b> {@code lock} guards the index and everything that changes it: the owned
  * segments, recovery's progress, the sweep's cursor and schedule, the backlog's tokens and block,
- * and the timer's wake-up. A run holds it from draining the inbox to arming the next wake-up, a
- * recovery step while it arms what it read (not while it reads the store). Notification threads
- * never take it (they use the inbox), nor do deliveries, purges and lease renewals, which run after
- * it is released or beside it; {@link #recovered()} and {@code running} are read without it. The
- * classes it guards are not thread-safe and are used only under it.
+ * and the timer's wake-up. A run holds it while it drains the inbox, sweeps and takes a group off
+ * the index, and again while it settles the group and arms the next wake-up, never while a commit
+ * or the guard's query is waited for; a recovery step holds it while it arms what it read (not
+ * while it reads the store). Notification threads never take it (they use the inbox), nor do
+ * commits, deliveries, purges and lease renewals, which run after it is released or beside it;
+ * {@link #recovered()} and {@code running} are read without it. The classes it guards are not
+ * thread-safe and are used only under it.
  *
  * <p><b>Driving.</b> With a {@link ScheduledExecutorService} the scheduler arms one wake-up at the
  * earliest due time (re-armed when an earlier one arrives) plus the periodic sweep. Without one it
@@ -308,17 +311,20 @@ public final class Scheduler implements ChangeSink {
   // --- The worker -----------------------------------------------------------------------------
 
   /**
-   * How many due fires one group commits together (see {@link DueFires#commitDue}). A group's first
-   * delivery waits for the group's last commit, so a group is kept small enough for that wait to
-   * stay short, and large enough to share the cluster's round trips.
+   * How many due fires one group commits together (see {@link DueFires}). A group is taken off the
+   * index and settled under the lock, and committed without it; the next group is taken once this
+   * one is settled. It is kept small enough for a run to come back to the lock often, and large
+   * enough to share the cluster's round trips.
    */
   static final int COMMIT_GROUP = 64;
 
   /**
    * One run at the clock's now: apply queued changes, sweep if the scan interval has passed, and
-   * commit what is due (within the backlog rate and {@link EngineSettings#maxFiresPerRun()}), group
-   * by group. Each group's deliveries are handed to the delivery executor after the lock is
-   * released, before the next group commits, so that deliveries start while later fires commit.
+   * fire what is due (within the backlog rate and {@link EngineSettings#maxFiresPerRun()}), group
+   * by group. Only taking a group off the index and settling it hold the lock: its commits, the
+   * resurrection guard's query and its deliveries run without it, each fire handed to the delivery
+   * executor as soon as its own commit is acknowledged, so that write events, topology changes and
+   * other runs never wait for the cluster's round trips.
    *
    * @return how many fires were committed for delivery
    */
@@ -328,7 +334,7 @@ public final class Scheduler implements ChangeSink {
     boolean first = true;
     boolean more = true;
     while (more) {
-      List<Firing.Attempt> commits = new ArrayList<>();
+      DueFires.Group group;
       List<StoredReminder> expired = new ArrayList<>();
       lock.lock();
       try {
@@ -351,18 +357,33 @@ public final class Scheduler implements ChangeSink {
             nextSweepAt = now + settings.scanInterval().toMillis();
           }
         }
-        int group = Math.min(COMMIT_GROUP, budget);
-        budget -= group;
-        more = dueFires.commitDue(now, group, commits) && budget > 0;
-        if (!more) {
+        int limit = Math.min(COMMIT_GROUP, budget);
+        budget -= limit;
+        group = dueFires.takeDue(now, limit);
+        more = group.full && budget > 0;
+        if (group.isEmpty()) {
           rearm();
         }
       } finally {
         lock.unlock();
       }
       first = false;
-      delivered += dispatcher.dispatch(commits);
       purge.submit(expired);
+      if (group.isEmpty()) {
+        continue;
+      }
+      delivered += dueFires.commit(group);
+      lock.lock();
+      try {
+        // settled after a stop too, to give back the tokens it held; the index it would put hints
+        // back into was cleared, and a start reads the store again
+        dueFires.settle(group, running);
+        if (!more) {
+          rearm();
+        }
+      } finally {
+        lock.unlock();
+      }
     }
     return delivered;
   }

@@ -76,6 +76,43 @@ class GroupCommitTest {
     assertThat(engine.tick()).as("nothing fires twice").isZero();
   }
 
+  @Test
+  void aFireIsDeliveredAsSoonAsItsOwnCommitIsAcknowledged_notAfterTheGroupsLast() {
+    ReminderEngine engine =
+        ReminderEngine.builder(node, node, node)
+            .clock(clock)
+            .deliveryExecutor(Runnable::run)
+            .delivery(fire -> events.add("deliver " + fire.getKey()))
+            .build();
+    engine.start();
+    Instant due = clock.now().plusSeconds(1);
+    int group = 10;
+    for (int i = 0; i < group; i++) {
+      // one millisecond apart: issued, and waited for, in this order
+      engine.set(ReminderSpec.once(ReminderId.of("ns", "k" + i), due.plusMillis(i), null));
+    }
+    AtomicInteger issued = new AtomicInteger();
+    // the first commit is acknowledged at once, every later one takes COMMIT_MILLIS
+    node.commitExecutor =
+        task -> replicas.execute(issued.getAndIncrement() == 0 ? recorded(task) : slowly(task));
+    clock.advance(Duration.ofSeconds(2));
+
+    assertThat(engine.tick()).isEqualTo(group);
+
+    assertThat(events.indexOf("deliver k0"))
+        .as("k0 delivered before the group's other commits are acknowledged: " + events)
+        .isEqualTo(1);
+    assertThat(events.stream().filter(e -> e.startsWith("deliver ")).count()).isEqualTo(group);
+  }
+
+  /** A replace acknowledged at once. */
+  private Runnable recorded(Runnable replace) {
+    return () -> {
+      replace.run();
+      events.add("commit");
+    };
+  }
+
   /** A replace that takes {@link #COMMIT_MILLIS}, counting how many run at once. */
   private Runnable slowly(Runnable replace) {
     return () -> {

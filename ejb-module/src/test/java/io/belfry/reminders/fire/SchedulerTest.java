@@ -158,6 +158,53 @@ class SchedulerTest {
     engine.stop();
   }
 
+  @Test
+  void start_withTimer_aCommitInFlightHoldsNoLock_soALaterReminderFiresMeanwhile()
+      throws Exception {
+    // the first fire's replicated write hangs until the test lets it go; later ones are quick
+    CountDownLatch slowCommit = new CountDownLatch(1);
+    CountDownLatch committing = new CountDownLatch(1);
+    java.util.concurrent.atomic.AtomicBoolean firstCommit =
+        new java.util.concurrent.atomic.AtomicBoolean(true);
+    java.util.concurrent.ExecutorService replicas = Executors.newCachedThreadPool();
+    node.commitExecutor =
+        task -> {
+          if (firstCommit.compareAndSet(true, false)) {
+            replicas.execute(
+                () -> {
+                  committing.countDown();
+                  try {
+                    slowCommit.await(10, TimeUnit.SECONDS);
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                  task.run();
+                });
+          } else {
+            task.run();
+          }
+        };
+    List<String> delivered = new CopyOnWriteArrayList<>();
+    // two timer threads, as the server's managed scheduled executor has
+    ReminderEngine engine = onTimer(Executors.newScheduledThreadPool(2), delivered);
+    engine.start();
+    engine.set(ReminderSpec.once(ReminderId.of("ns", "slow"), Instant.now().plusMillis(20), null));
+    try {
+      assertThat(committing.await(5, TimeUnit.SECONDS)).isTrue();
+      engine.set(
+          ReminderSpec.once(ReminderId.of("ns", "quick"), Instant.now().plusMillis(20), null));
+
+      awaitUntil(() -> delivered.contains("quick"));
+      assertThat(delivered).as("the first commit is still in flight").doesNotContain("slow");
+    } finally {
+      slowCommit.countDown();
+    }
+    awaitUntil(() -> delivered.contains("slow"));
+    assertThat(delivered).containsExactly("quick", "slow");
+    engine.stop();
+    replicas.shutdownNow();
+  }
+
   /**
    * An engine on {@link #node} driven by {@code timer}, delivering the keys into {@code delivered}.
    */
