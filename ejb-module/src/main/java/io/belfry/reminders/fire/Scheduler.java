@@ -10,6 +10,7 @@ import io.belfry.reminders.store.OwnerContext;
 import io.belfry.reminders.store.ReminderStore;
 import io.belfry.reminders.store.StoredReminder;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
@@ -49,13 +50,13 @@ import org.jboss.logging.Logger;
  *
  * <p><b>The lock.</b> {@code lock} guards the index and everything that changes it: the owned
  * segments, recovery's progress, the sweep's cursor and schedule, the backlog's tokens and block,
- * and the timer's wake-up. A run holds it while it drains the inbox, sweeps and takes a group off
- * the index, and again while it settles the group and arms the next wake-up, never while a commit
- * or the guard's query is waited for; a recovery step holds it while it arms what it read (not
- * while it reads the store). Notification threads never take it (they use the inbox), nor do
- * commits, deliveries, purges and lease renewals, which run after it is released or beside it;
- * {@link #recovered()} and {@code running} are read without it. The classes it guards are not
- * thread-safe and are used only under it.
+ * and the timer's wake-up. A run holds it while it drains the inbox and takes a group off the
+ * index, and again while it settles the group and arms the next wake-up, never while a commit or
+ * the guard's query is waited for; the sweep holds it while it compares a chunk of what it read,
+ * and a recovery step while it arms what it read (neither while it reads the store). Notification
+ * threads never take it (they use the inbox), nor do commits, deliveries, purges and lease
+ * renewals, which run after it is released or beside it; {@link #recovered()} and {@code running}
+ * are read without it. The classes it guards are not thread-safe and are used only under it.
  *
  * <p><b>Driving.</b> With a {@link ScheduledExecutorService} the scheduler arms one wake-up at the
  * earliest due time (re-armed when an earlier one arrives) plus the periodic sweep. Without one it
@@ -319,23 +320,59 @@ public final class Scheduler implements ChangeSink {
   static final int COMMIT_GROUP = 64;
 
   /**
-   * One run at the clock's now: apply queued changes, sweep if the scan interval has passed, and
-   * fire what is due (within the backlog rate and {@link EngineSettings#maxFiresPerRun()}), group
-   * by group. Only taking a group off the index and settling it hold the lock: its commits, the
-   * resurrection guard's query and its deliveries run without it, each fire handed to the delivery
-   * executor as soon as its own commit is acknowledged, so that write events, topology changes and
-   * other runs never wait for the cluster's round trips.
+   * One run at the clock's now: apply queued changes, fire what is due (within the backlog rate and
+   * {@link EngineSettings#maxFiresPerRun()}) group by group, then, if the scan interval has passed,
+   * sweep the next window. Only taking a group off the index and settling it hold the lock: its
+   * commits, the resurrection guard's query and its deliveries run without it, each fire handed to
+   * the delivery executor as soon as its own commit is acknowledged; the sweep reads the store
+   * without it too. So write events, topology changes and other runs never wait for the cluster's
+   * round trips, the database or a read of the store.
    *
    * @return how many fires were committed for delivery
    */
   public int runDue() {
+    BitSet sweepWindow = null;
+    lock.lock();
+    try {
+      if (!running) {
+        return 0;
+      }
+      long now = clock.millis();
+      wakeUp.passed(now);
+      if (now >= nextSweepAt) {
+        // A safety net, like the sweep itself: should a topology notification be missed or be
+        // read before its topology is installed, ownership is stale for at most one scan
+        // interval. (The missed fires seen on real clusters had another cause, segments computed
+        // on the wrong key form; this check did not prevent them.)
+        inbox.drainInto(index);
+        if (index.ownershipChanged()) {
+          index.applyTopology();
+        }
+        sweepWindow = sweep.nextWindow();
+        nextSweepAt = now + settings.scanInterval().toMillis();
+      }
+    } finally {
+      lock.unlock();
+    }
+    int delivered = fireDue();
+    if (sweepWindow != null && !sweepWindow.isEmpty()) {
+      // After the fires: the sweep is a safety net. What it arms is due at once, so the wake-up
+      // it re-arms brings the next run now; driven by hand, that run is this one's.
+      sweep(sweepWindow);
+      if (timer == null) {
+        delivered += fireDue();
+      }
+    }
+    return delivered;
+  }
+
+  /** Fires what is due now, group by group; see {@link #runDue}. */
+  private int fireDue() {
     int delivered = 0;
     int budget = settings.maxFiresPerRun();
-    boolean first = true;
     boolean more = true;
     while (more) {
       DueFires.Group group;
-      List<StoredReminder> expired = new ArrayList<>();
       lock.lock();
       try {
         if (!running) {
@@ -343,20 +380,6 @@ public final class Scheduler implements ChangeSink {
         }
         long now = clock.millis();
         inbox.drainInto(index);
-        if (first) {
-          wakeUp.passed(now);
-          if (now >= nextSweepAt) {
-            // A safety net, like the sweep itself: should a topology notification be missed or be
-            // read before its topology is installed, ownership is stale for at most one scan
-            // interval. (The missed fires seen on real clusters had another cause, segments
-            // computed on the wrong key form; this check did not prevent them.)
-            if (index.ownershipChanged()) {
-              index.applyTopology();
-            }
-            sweep.nextWindow(now, expired);
-            nextSweepAt = now + settings.scanInterval().toMillis();
-          }
-        }
         int limit = Math.min(COMMIT_GROUP, budget);
         budget -= limit;
         group = dueFires.takeDue(now, limit);
@@ -367,8 +390,6 @@ public final class Scheduler implements ChangeSink {
       } finally {
         lock.unlock();
       }
-      first = false;
-      purge.submit(expired);
       if (group.isEmpty()) {
         continue;
       }
@@ -388,17 +409,47 @@ public final class Scheduler implements ChangeSink {
     return delivered;
   }
 
-  /** Sweeps every owned segment now, whatever the window; for tests and operators. */
-  public void sweepAll() {
+  /**
+   * Sweeps {@code segments}: reads them without the lock, compares what it read with the index a
+   * chunk at a time under the lock, arms the wake-up for what it armed, and purges the expired
+   * tombstones it found.
+   */
+  private void sweep(BitSet segments) {
+    long now = clock.millis();
     List<StoredReminder> expired = new ArrayList<>();
+    sweep.read(
+        segments,
+        chunk -> {
+          lock.lock();
+          try {
+            if (running) {
+              inbox.drainInto(index);
+              sweep.apply(chunk, now, expired);
+            }
+          } finally {
+            lock.unlock();
+          }
+        });
     lock.lock();
     try {
-      inbox.drainInto(index);
-      sweep.segments(clock.millis(), index.owned(), expired);
+      rearm();
     } finally {
       lock.unlock();
     }
     purge.submit(expired);
+  }
+
+  /** Sweeps every owned segment now, whatever the window; for tests and operators. */
+  public void sweepAll() {
+    BitSet owned;
+    lock.lock();
+    try {
+      inbox.drainInto(index);
+      owned = (BitSet) index.owned().clone();
+    } finally {
+      lock.unlock();
+    }
+    sweep(owned);
   }
 
   /**

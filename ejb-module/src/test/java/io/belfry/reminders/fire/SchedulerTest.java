@@ -159,6 +159,41 @@ class SchedulerTest {
   }
 
   @Test
+  void start_withTimer_theSweepReadsWithoutTheLock_soARunFiresWhileItReads() throws Exception {
+    List<String> delivered = new CopyOnWriteArrayList<>();
+    // two timer threads, as the server's managed scheduled executor has
+    ReminderEngine engine = onTimer(Executors.newScheduledThreadPool(2), delivered);
+    engine.start();
+    awaitUntil(engine::recovered);
+    // the next scan of a window (the sweep's, every scan interval) hangs until the test lets it go
+    CountDownLatch slowStore = new CountDownLatch(1);
+    CountDownLatch scanning = new CountDownLatch(1);
+    CountDownLatch scanned = new CountDownLatch(1);
+    node.beforeScan =
+        segments -> {
+          if (segments != null && scanning.getCount() > 0) {
+            scanning.countDown();
+            try {
+              slowStore.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            scanned.countDown();
+          }
+        };
+    try {
+      assertThat(scanning.await(5, TimeUnit.SECONDS)).as("a sweep started").isTrue();
+      engine.set(ReminderSpec.once(ReminderId.of("ns", "due"), Instant.now().plusMillis(50), null));
+
+      awaitUntil(() -> delivered.contains("due"));
+      assertThat(scanned.getCount()).as("the sweep is still reading").isEqualTo(1);
+    } finally {
+      slowStore.countDown();
+    }
+    engine.stop();
+  }
+
+  @Test
   void start_withTimer_aCommitInFlightHoldsNoLock_soALaterReminderFiresMeanwhile()
       throws Exception {
     // the first fire's replicated write hangs until the test lets it go; later ones are quick

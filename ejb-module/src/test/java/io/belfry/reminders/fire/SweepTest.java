@@ -1,0 +1,85 @@
+package io.belfry.reminders.fire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.belfry.reminders.api.DeliveryMode;
+import io.belfry.reminders.api.MisfirePolicy;
+import io.belfry.reminders.api.Schedule;
+import io.belfry.reminders.model.ReminderCodec;
+import io.belfry.reminders.model.ReminderId;
+import io.belfry.reminders.model.ReminderRecord;
+import io.belfry.reminders.model.ReminderState;
+import io.belfry.reminders.schedule.TimeIndex;
+import io.belfry.reminders.store.StoredReminder;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The sweep compares entries it read without the scheduler's lock; by the time it compares them the
+ * index may have drained newer writes of the same keys, which it must keep.
+ */
+class SweepTest {
+
+  private static final long NOW = 1_800_000_000_000L;
+  private static final ReminderId ID = ReminderId.of("ns", "k");
+
+  private final InMemoryNode node = new InMemoryNode();
+  private final OwnedIndex index = new OwnedIndex(node, node, namespace -> true);
+  private final Sweep sweep = new Sweep(node, EngineSettings.DEFAULTS, node, index);
+  private final List<StoredReminder> expired = new ArrayList<>();
+
+  @Test
+  void aTombstoneReadBeforeTheKeyWasSetAgain_leavesTheNewHint() {
+    // read: the tombstone of version 1, fired long ago; drained since: version 2, set again
+    index.hints().put(ID, 2, NOW + 60_000);
+
+    sweep.apply(
+        List.of(read(pending(1).tombstone(ReminderState.FIRED, NOW - 7_200_000))), NOW, expired);
+
+    assertThat(index.hints().get(ID)).contains(new TimeIndex.Entry(ID, 2, NOW + 60_000));
+    assertThat(expired).as("not purged: the key holds version 2 now").isEmpty();
+  }
+
+  @Test
+  void anOlderPendingVersionRead_doesNotReplaceTheNewerHint() {
+    index.hints().put(ID, 2, NOW + 60_000);
+
+    sweep.apply(List.of(read(pending(1))), NOW, expired);
+
+    assertThat(index.hints().get(ID)).contains(new TimeIndex.Entry(ID, 2, NOW + 60_000));
+  }
+
+  @Test
+  void aPendingVersionTheIndexMissed_isArmed_andANewerTombstoneDropsAnOlderHint() {
+    sweep.apply(List.of(read(pending(3))), NOW, expired);
+    assertThat(index.hints().get(ID)).contains(new TimeIndex.Entry(ID, 3, NOW + 1_000));
+
+    ReminderRecord cancelled = pending(4).tombstone(ReminderState.CANCELLED, NOW);
+    sweep.apply(List.of(read(cancelled)), NOW, expired);
+    assertThat(index.hints().contains(ID)).isFalse();
+  }
+
+  private static ReminderRecord pending(long version) {
+    return new ReminderRecord(
+        ID,
+        version,
+        ReminderState.PENDING,
+        new Schedule.Once(),
+        NOW + 1_000,
+        1,
+        null,
+        null,
+        MisfirePolicy.FIRE_ONCE,
+        null,
+        DeliveryMode.AT_MOST_ONCE,
+        null,
+        null,
+        NOW - 60_000,
+        NOW - 60_000);
+  }
+
+  private static Sweep.Read read(ReminderRecord record) {
+    return new Sweep.Read(ID, record.version(), ReminderCodec.encode(record));
+  }
+}
