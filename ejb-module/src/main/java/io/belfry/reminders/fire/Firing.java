@@ -99,9 +99,9 @@ public final class Firing {
    * Validates {@code hint} at {@code nowMillis} and, if it holds, issues the commit of its fire
    * without waiting for it: the validation runs now, in the caller's thread, and the returned stage
    * completes when the conditional replace has been decided (at once for every outcome but a commit
-   * of an at-most-once fire). A run issues the commits of all its due hints this way before it
-   * waits for any, so that a burst shares the cluster's round trips instead of paying one
-   * replicated write after the other (group commit).
+   * or a lease). A run issues the commits of all its due hints this way before it waits for any, so
+   * that a burst shares the cluster's round trips instead of paying one replicated write after the
+   * other (group commit).
    */
   public CompletionStage<Attempt> attemptAsync(TimeIndex.Entry hint, long nowMillis) {
     String key = hint.id().cacheKey();
@@ -122,39 +122,43 @@ public final class Firing {
       }
       if (record.progress() != null) {
         // a retry, or a lease that expired: the occurrence was decided for delivery already
-        return decided(leases.lease(live.get(), nowMillis));
+        return settled(hint, leases.lease(live.get(), nowMillis));
       }
       MisfireDecision decision = decide(record, nowMillis);
       if (decision.deliver() && record.delivery() == DeliveryMode.AT_LEAST_ONCE) {
-        return decided(leases.lease(live.get(), nowMillis));
+        return settled(hint, leases.lease(live.get(), nowMillis));
       }
       ReminderRecord successor = successor(record, decision, nowMillis);
       // Built before the commit: once the replace has won, nothing may fail before delivery.
       ReminderFired fire =
           decision.deliver() ? fireOf(record, record.version(), 1, nowMillis) : null;
-      return store
-          .replaceAsync(live.get(), successor)
-          .handle(
-              (won, failure) -> {
-                if (failure != null) {
-                  return failed(hint, failure);
-                }
-                return won
-                    ? new Attempt(
-                        Outcome.COMMITTED,
-                        record.nextDueMillis(),
-                        record,
-                        successor,
-                        decision,
-                        fire)
-                    : Attempt.of(Outcome.LOST);
-              });
+      return settled(
+          hint,
+          store
+              .replaceAsync(live.get(), successor)
+              .thenApply(
+                  won ->
+                      won
+                          ? new Attempt(
+                              Outcome.COMMITTED,
+                              record.nextDueMillis(),
+                              record,
+                              successor,
+                              decision,
+                              fire)
+                          : Attempt.of(Outcome.LOST)));
     } catch (ReminderCodecException e) {
       LOG.errorf(e, "BELFRY-0201 Reminder %s cannot be read; it will not fire", key);
       return decided(Attempt.of(Outcome.STALE));
     } catch (RuntimeException e) {
       return decided(failed(hint, e));
     }
+  }
+
+  /** {@code commit}, a store failure turned into {@link Outcome#FAILED}. */
+  private static CompletionStage<Attempt> settled(
+      TimeIndex.Entry hint, CompletionStage<Attempt> commit) {
+    return commit.handle((attempt, failure) -> failure != null ? failed(hint, failure) : attempt);
   }
 
   private static CompletionStage<Attempt> decided(Attempt attempt) {

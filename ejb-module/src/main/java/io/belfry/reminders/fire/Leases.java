@@ -13,6 +13,8 @@ import io.belfry.reminders.store.StoredReminder;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ThreadLocalRandom;
@@ -112,15 +114,17 @@ final class Leases {
 
   /**
    * Commits the lease of a due, armed, validated entry (a pending occurrence, a retry, or a lease
-   * that expired). Called by {@link Firing} under the scheduler's lock.
+   * that expired), without waiting for the write: the stage completes when it is decided. Called by
+   * {@link Firing}, without the scheduler's lock.
    */
-  Firing.Attempt lease(StoredReminder live, long now) {
+  CompletionStage<Firing.Attempt> lease(StoredReminder live, long now) {
     ReminderRecord record = live.record();
     if (record.state() == ReminderState.DELIVERING && isOwnFlight(record)) {
       // Our own delivery still runs and a renewal failed (the store was unavailable): do not
       // deliver it a second time here; look again when the next renewal is due.
-      return new Firing.Attempt(
-          Firing.Outcome.NOT_YET, now + renewalIntervalMillis(), null, null, null, null);
+      return CompletableFuture.completedFuture(
+          new Firing.Attempt(
+              Firing.Outcome.NOT_YET, now + renewalIntervalMillis(), null, null, null, null));
     }
     ReminderRecord successor;
     ReminderFired fire = null;
@@ -140,11 +144,22 @@ final class Leases {
       successor = record.leased(versions.mintAfter(record.version()), node, now + leaseMillis, now);
       fire = Firing.fireOf(record, record.fence(), successor.attempts(), now);
     }
-    if (!store.replace(live, successor)) {
-      return Firing.Attempt.of(Firing.Outcome.LOST);
-    }
-    return new Firing.Attempt(
-        Firing.Outcome.COMMITTED, record.armAtMillis(), record, successor, null, fire);
+    ReminderFired delivered = fire;
+    // issued without waiting, like an at-most-once fire's commit: a group's leases share the
+    // cluster's round trips
+    return store
+        .replaceAsync(live, successor)
+        .thenApply(
+            won ->
+                won
+                    ? new Firing.Attempt(
+                        Firing.Outcome.COMMITTED,
+                        record.armAtMillis(),
+                        record,
+                        successor,
+                        null,
+                        delivered)
+                    : Firing.Attempt.of(Firing.Outcome.LOST));
   }
 
   /**

@@ -105,6 +105,33 @@ class GroupCommitTest {
     assertThat(events.stream().filter(e -> e.startsWith("deliver ")).count()).isEqualTo(group);
   }
 
+  @Test
+  void atLeastOnce_theLeasesOfABurstAreInFlightTogether() {
+    ReminderEngine engine =
+        ReminderEngine.builder(node, node, node)
+            .clock(clock)
+            .deliveryExecutor(Runnable::run)
+            .delivery(fire -> events.add("deliver " + fire.getKey()))
+            .build();
+    engine.start();
+    Instant due = clock.now().plusSeconds(1);
+    int burst = 20;
+    for (int i = 0; i < burst; i++) {
+      engine.set(
+          ReminderSpec.once(ReminderId.of("ns", "k" + i), due, null)
+              .withDelivery(io.belfry.reminders.api.DeliveryMode.AT_LEAST_ONCE));
+    }
+    node.commitExecutor = task -> replicas.execute(slowly(task));
+    clock.advance(Duration.ofSeconds(1));
+
+    assertThat(engine.tick()).isEqualTo(burst);
+
+    assertThat(mostInFlight.get())
+        .as("the leases' writes overlap (one at a time before)")
+        .isGreaterThan(burst / 2);
+    assertThat(events.stream().filter(e -> e.startsWith("deliver ")).count()).isEqualTo(burst);
+  }
+
   /** A replace acknowledged at once. */
   private Runnable recorded(Runnable replace) {
     return () -> {
