@@ -42,13 +42,7 @@ class GroupCommitTest {
 
   @Test
   void burstDueAtOnce_commitsOverlapWithinAGroup_andTheFirstGroupIsDeliveredBeforeTheLastCommits() {
-    ReminderEngine engine =
-        ReminderEngine.builder(node, node, node)
-            .clock(clock)
-            .deliveryExecutor(Runnable::run)
-            .delivery(fire -> events.add("deliver " + fire.getKey()))
-            .build();
-    engine.start();
+    ReminderEngine engine = startedEngine();
     int burst = Scheduler.COMMIT_GROUP * 2 + 10;
     Instant due = clock.now().plusSeconds(1);
     List<String> keys = IntStream.range(0, burst).mapToObj(i -> "k" + i).toList();
@@ -78,13 +72,7 @@ class GroupCommitTest {
 
   @Test
   void aFireIsDeliveredAsSoonAsItsOwnCommitIsAcknowledged_notAfterTheGroupsLast() {
-    ReminderEngine engine =
-        ReminderEngine.builder(node, node, node)
-            .clock(clock)
-            .deliveryExecutor(Runnable::run)
-            .delivery(fire -> events.add("deliver " + fire.getKey()))
-            .build();
-    engine.start();
+    ReminderEngine engine = startedEngine();
     Instant due = clock.now().plusSeconds(1);
     int group = 10;
     for (int i = 0; i < group; i++) {
@@ -107,13 +95,7 @@ class GroupCommitTest {
 
   @Test
   void atLeastOnce_theLeasesOfABurstAreInFlightTogether() {
-    ReminderEngine engine =
-        ReminderEngine.builder(node, node, node)
-            .clock(clock)
-            .deliveryExecutor(Runnable::run)
-            .delivery(fire -> events.add("deliver " + fire.getKey()))
-            .build();
-    engine.start();
+    ReminderEngine engine = startedEngine();
     Instant due = clock.now().plusSeconds(1);
     int burst = 20;
     for (int i = 0; i < burst; i++) {
@@ -130,6 +112,20 @@ class GroupCommitTest {
         .as("the leases' writes overlap (one at a time before)")
         .isGreaterThan(burst / 2);
     assertThat(events.stream().filter(e -> e.startsWith("deliver ")).count()).isEqualTo(burst);
+  }
+
+  /**
+   * An engine on {@link #node} and {@link #clock}, delivering in the caller into {@link #events}.
+   */
+  private ReminderEngine startedEngine() {
+    ReminderEngine engine =
+        ReminderEngine.builder(node, node, node)
+            .clock(clock)
+            .deliveryExecutor(Runnable::run)
+            .delivery(fire -> events.add("deliver " + fire.getKey()))
+            .build();
+    engine.start();
+    return engine;
   }
 
   /** A replace acknowledged at once. */
