@@ -82,6 +82,28 @@ class ConsoleIT {
    * that has only that cookie, however it is made.
    */
   @Test
+  void everyStylesheetThePageLinks_loadsAsCss() throws Exception {
+    browser.login(ADMIN, ADMIN_PASSWORD);
+    browser.awaitText("Fires per minute");
+    @SuppressWarnings("unchecked")
+    List<String> sheets =
+        (List<String>)
+            browser.js(
+                "return Array.from(document.querySelectorAll('link[rel=stylesheet]'), l => l.href);");
+    java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+    for (String sheet : sheets) {
+      HttpResponse<Void> response =
+          http.send(
+              java.net.http.HttpRequest.newBuilder(java.net.URI.create(sheet)).build(),
+              HttpResponse.BodyHandlers.discarding());
+      assertThat(response.statusCode()).as(sheet).isEqualTo(200);
+      assertThat(response.headers().firstValue("Content-Type").orElse(""))
+          .as(sheet)
+          .startsWith("text/css");
+    }
+  }
+
+  @Test
   void loggedIntoTheConsole_apiRefusesTheSessionCookie() throws Exception {
     browser.login(ADMIN, ADMIN_PASSWORD);
     browser.awaitText("Fires per minute");

@@ -132,7 +132,7 @@ public class DashboardView extends VerticalLayout {
             "innerHTML", SvgBars.of(view.firesPerMinute(), "60 min ago", "now", "#1676f3"));
     latenessText.setText(
         view.samples() == 0
-            ? "No fires yet on this node."
+            ? "No fires of belfry.war's namespaces on this node yet."
             : "Lateness over the last "
                 + view.samples()
                 + " fires: p50 "
@@ -148,6 +148,7 @@ public class DashboardView extends VerticalLayout {
     upcomingText.setText(
         total
             + (view.upcomingCut() ? "+ (first " + UPCOMING_LIMIT + " read)" : "")
-            + " reminders due, in 5-minute bars");
+            + (total == 1 && !view.upcomingCut() ? " reminder due" : " reminders due")
+            + ", in 5-minute bars");
   }
 }
