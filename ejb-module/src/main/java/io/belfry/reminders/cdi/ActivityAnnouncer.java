@@ -45,8 +45,12 @@ public class ActivityAnnouncer implements EngineListener {
 
   @Inject NodeArchive nodeArchive;
 
-  /** Whether this deployment bundles the audit module, which then observes the events. */
-  private boolean archivesItself;
+  /**
+   * Whether this deployment bundles the audit module, which then observes the events. Package-
+   * private for the benchmarks' announcer outside the container, which archives through its own
+   * observer and has no node archive.
+   */
+  boolean archivesItself;
 
   @PostConstruct
   void findArchive() {
