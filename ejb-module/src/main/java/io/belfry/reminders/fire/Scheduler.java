@@ -393,17 +393,20 @@ public final class Scheduler implements ChangeSink {
       if (group.isEmpty()) {
         continue;
       }
-      delivered += dueFires.commit(group);
-      lock.lock();
       try {
-        // settled after a stop too, to give back the tokens it held; the index it would put hints
-        // back into was cleared, and a start reads the store again
-        dueFires.settle(group, running);
-        if (!more) {
-          rearm();
-        }
+        delivered += dueFires.commit(group);
       } finally {
-        lock.unlock();
+        lock.lock();
+        try {
+          // settled after a stop, or a failure, too: the tokens it held are given back; after a
+          // stop the index it would put hints back into was cleared, and a start reads the store
+          dueFires.settle(group, running);
+          if (!more) {
+            rearm();
+          }
+        } finally {
+          lock.unlock();
+        }
       }
     }
     return delivered;
