@@ -420,21 +420,23 @@ public final class Scheduler implements ChangeSink {
   private void sweep(BitSet segments) {
     long now = clock.millis();
     List<StoredReminder> expired = new ArrayList<>();
-    sweep.read(
-        segments,
-        chunk -> {
-          lock.lock();
-          try {
-            if (running) {
-              inbox.drainInto(index);
-              sweep.apply(chunk, now, expired);
-            }
-          } finally {
-            lock.unlock();
-          }
-        });
+    long read =
+        sweep.read(
+            segments,
+            chunk -> {
+              lock.lock();
+              try {
+                if (running) {
+                  inbox.drainInto(index);
+                  sweep.apply(chunk, now, expired);
+                }
+              } finally {
+                lock.unlock();
+              }
+            });
     lock.lock();
     try {
+      sweep.observed(segments.cardinality(), read);
       rearm();
     } finally {
       lock.unlock();

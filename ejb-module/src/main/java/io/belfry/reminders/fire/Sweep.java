@@ -37,6 +37,17 @@ final class Sweep {
   /** How many entries read are compared with the index per hold of the lock. */
   static final int CHUNK = 4_096;
 
+  /**
+   * About how many entries one window reads: it spans fewer segments than {@link
+   * EngineSettings#sweepSegmentsPerScan()} (at least one) once the last windows showed the segments
+   * hold more than this many in all. A store of a few thousand reminders is swept in full every
+   * {@code segmentCount / sweepSegmentsPerScan} intervals, as before; a store of millions in more
+   * intervals, at a bounded cost per interval: every read entry is decoded from the cache's storage
+   * (on WildFly, unmarshalled), and a window of an eighth of a million-entry store each second took
+   * a steady share of a node's CPU.
+   */
+  static final int ENTRIES_PER_WINDOW = 8_192;
+
   /** One stored entry as read, its version read without decoding the rest. */
   record Read(ReminderId id, long version, byte[] value) {}
 
@@ -45,6 +56,9 @@ final class Sweep {
   private final Ownership ownership;
   private final OwnedIndex index;
   private int cursor;
+
+  /** Entries per segment in the windows read so far (a moving average); 0 before the first. */
+  private double entriesPerSegment;
 
   Sweep(ReminderStore store, EngineSettings settings, Ownership ownership, OwnedIndex index) {
     this.store = store;
@@ -57,7 +71,7 @@ final class Sweep {
   BitSet nextWindow() {
     int count = ownership.segmentCount();
     BitSet window = new BitSet(count);
-    int width = Math.min(settings.sweepSegmentsPerScan(), count);
+    int width = Math.min(width(), count);
     for (int i = 0; i < width; i++) {
       window.set((cursor + i) % count);
     }
@@ -66,15 +80,37 @@ final class Sweep {
     return window;
   }
 
+  /** How many segments the next window spans; see {@link #ENTRIES_PER_WINDOW}. */
+  int width() {
+    int most = settings.sweepSegmentsPerScan();
+    if (entriesPerSegment * most <= ENTRIES_PER_WINDOW) {
+      return most;
+    }
+    return Math.max(1, (int) (ENTRIES_PER_WINDOW / entriesPerSegment));
+  }
+
+  /** Under the lock: {@code segments} segments were read, holding {@code entries} in all. */
+  void observed(int segments, long entries) {
+    if (segments <= 0) {
+      return;
+    }
+    double perSegment = (double) entries / segments;
+    // a moving average: segments differ, and one window is a small sample of them
+    entriesPerSegment =
+        entriesPerSegment == 0 ? perSegment : 0.75 * entriesPerSegment + 0.25 * perSegment;
+  }
+
   /**
    * Without the lock: reads {@code segments} of this node's replica, handing what it read to {@code
-   * chunks} {@link #CHUNK} entries at a time.
+   * chunks} {@link #CHUNK} entries at a time; returns how many entries it visited.
    */
-  void read(BitSet segments, Consumer<List<Read>> chunks) {
+  long read(BitSet segments, Consumer<List<Read>> chunks) {
     List<Read> chunk = new ArrayList<>(CHUNK);
+    long[] visited = {0};
     store.forEachLocal(
         segments,
         (key, value) -> {
+          visited[0]++;
           Optional<ReminderId> id = OwnedIndex.idOf(key);
           if (id.isEmpty()) {
             return;
@@ -93,6 +129,7 @@ final class Sweep {
     if (!chunk.isEmpty()) {
       chunks.accept(List.copyOf(chunk));
     }
+    return visited[0];
   }
 
   /**

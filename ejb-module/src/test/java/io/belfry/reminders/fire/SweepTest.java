@@ -60,6 +60,39 @@ class SweepTest {
     assertThat(index.hints().contains(ID)).isFalse();
   }
 
+  @Test
+  void aWindowSpansEverySegmentItMay_untilTheSegmentsHoldMoreThanAWindowsWorth() {
+    int most = EngineSettings.DEFAULT_SWEEP_SEGMENTS_PER_SCAN;
+    assertThat(sweep.width()).as("nothing read yet").isEqualTo(most);
+
+    sweep.observed(most, 10L * most); // ten entries per segment: a small store
+    assertThat(sweep.width()).isEqualTo(most);
+
+    for (int i = 0; i < 20; i++) {
+      sweep.observed(most, 4_000L * most); // a million entries over 256 segments
+    }
+    assertThat(sweep.width())
+        .as("about %d entries per window", Sweep.ENTRIES_PER_WINDOW)
+        .isEqualTo(Sweep.ENTRIES_PER_WINDOW / 4_000);
+
+    for (int i = 0; i < 20; i++) {
+      sweep.observed(1, 40_000L); // ten million: never less than one segment
+    }
+    assertThat(sweep.width()).isEqualTo(1);
+  }
+
+  @Test
+  void nextWindow_spansTheWidth_ofTheOwnedSegments() {
+    node.segments = 256;
+    index.takeOwnership();
+    assertThat(sweep.nextWindow().cardinality())
+        .isEqualTo(EngineSettings.DEFAULT_SWEEP_SEGMENTS_PER_SCAN);
+    for (int i = 0; i < 20; i++) {
+      sweep.observed(32, 32 * 4_096L);
+    }
+    assertThat(sweep.nextWindow().cardinality()).isEqualTo(2);
+  }
+
   private static ReminderRecord pending(long version) {
     return new ReminderRecord(
         ID,
