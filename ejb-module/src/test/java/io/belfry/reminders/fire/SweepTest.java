@@ -2,14 +2,12 @@ package io.belfry.reminders.fire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.belfry.reminders.api.DeliveryMode;
-import io.belfry.reminders.api.MisfirePolicy;
-import io.belfry.reminders.api.Schedule;
 import io.belfry.reminders.model.ReminderCodec;
 import io.belfry.reminders.model.ReminderId;
 import io.belfry.reminders.model.ReminderRecord;
 import io.belfry.reminders.model.ReminderState;
 import io.belfry.reminders.schedule.TimeIndex;
+import io.belfry.reminders.store.MapReplica;
 import io.belfry.reminders.store.StoredReminder;
 import java.util.ArrayList;
 import java.util.List;
@@ -93,23 +91,10 @@ class SweepTest {
     assertThat(sweep.nextWindow().cardinality()).isEqualTo(2);
   }
 
+  /** The test key pending at {@code version}, due a second after {@link #NOW}. */
   private static ReminderRecord pending(long version) {
-    return new ReminderRecord(
-        ID,
-        version,
-        ReminderState.PENDING,
-        new Schedule.Once(),
-        NOW + 1_000,
-        1,
-        null,
-        null,
-        MisfirePolicy.FIRE_ONCE,
-        null,
-        DeliveryMode.AT_MOST_ONCE,
-        null,
-        null,
-        NOW - 60_000,
-        NOW - 60_000);
+    return MapReplica.record(ID.namespace(), ID.key(), ReminderState.PENDING, NOW + 1_000)
+        .withNext(version, NOW + 1_000, 1, NOW - 60_000);
   }
 
   private static Sweep.Read read(ReminderRecord record) {
