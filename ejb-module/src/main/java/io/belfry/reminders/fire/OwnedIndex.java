@@ -140,8 +140,9 @@ final class OwnedIndex {
    * a tombstone or dead letter drops the hint of its version or an older one. Returns whether the
    * entry was armed. An entry read before a newer write was applied is thus never armed over it;
    * one read before its own tombstone was applied may be armed again, and its run finds it stale.
+   * The change feed, recovery and the sweep all go through here.
    */
-  private boolean apply(Observed entry) {
+  boolean apply(Observed entry) {
     Optional<TimeIndex.Entry> hint = hints.get(entry.id());
     // Writes to one key can reach the inbox out of order only via a sweep; never go backwards.
     if (hint.isPresent() && hint.get().version() > entry.version()) {

@@ -148,15 +148,14 @@ final class Sweep {
           continue;
         }
         ReminderRecord record = ReminderCodec.decode(id, read.value());
-        if (record.isTombstone()) {
-          hint.ifPresent(h -> hints.remove(id, h.version()));
-          if (record.updatedAtMillis() + ttl <= now) {
-            expired.add(new StoredReminder(record, read.value()));
-          }
-        } else if (!record.state().isArmed()) {
-          hint.ifPresent(h -> hints.remove(id, h.version()));
-        } else if (index.serves(id)) {
-          hints.put(id, record.version(), record.armAtMillis());
+        if (record.isTombstone() && record.updatedAtMillis() + ttl <= now) {
+          expired.add(new StoredReminder(record, read.value()));
+        }
+        boolean armed = record.state().isArmed();
+        if (!armed || index.serves(id)) {
+          index.apply(
+              new OwnedIndex.Observed(
+                  id.cacheKey(), id, record.version(), armed, record.armAtMillis()));
         }
       } catch (RuntimeException e) {
         LOG.debugf(e, "BELFRY-0306 Sweep skipped unreadable %s", id.cacheKey());

@@ -2,6 +2,7 @@ package io.belfry.reminders.fire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.belfry.reminders.api.DeliveryMode;
 import io.belfry.reminders.engine.ReminderEngine;
 import io.belfry.reminders.engine.ReminderSpec;
 import io.belfry.reminders.model.ReminderId;
@@ -101,7 +102,7 @@ class GroupCommitTest {
     for (int i = 0; i < burst; i++) {
       engine.set(
           ReminderSpec.once(ReminderId.of("ns", "k" + i), due, null)
-              .withDelivery(io.belfry.reminders.api.DeliveryMode.AT_LEAST_ONCE));
+              .withDelivery(DeliveryMode.AT_LEAST_ONCE));
     }
     node.commitExecutor = task -> replicas.execute(slowly(task));
     clock.advance(Duration.ofSeconds(1));

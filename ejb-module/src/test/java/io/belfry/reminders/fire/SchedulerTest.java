@@ -15,9 +15,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -199,9 +201,8 @@ class SchedulerTest {
     // the first fire's replicated write hangs until the test lets it go; later ones are quick
     CountDownLatch slowCommit = new CountDownLatch(1);
     CountDownLatch committing = new CountDownLatch(1);
-    java.util.concurrent.atomic.AtomicBoolean firstCommit =
-        new java.util.concurrent.atomic.AtomicBoolean(true);
-    java.util.concurrent.ExecutorService replicas = Executors.newCachedThreadPool();
+    AtomicBoolean firstCommit = new AtomicBoolean(true);
+    ExecutorService replicas = Executors.newCachedThreadPool();
     node.commitExecutor =
         task -> {
           if (firstCommit.compareAndSet(true, false)) {
@@ -312,8 +313,7 @@ class SchedulerTest {
 
   @Test
   void tick_deliveryRefused_fireUndoneAndDeliveredOnceTheExecutorAcceptsAgain() {
-    java.util.concurrent.atomic.AtomicBoolean refuse =
-        new java.util.concurrent.atomic.AtomicBoolean(true);
+    AtomicBoolean refuse = new AtomicBoolean(true);
     ReminderEngine engine =
         ReminderEngine.builder(node, node, node)
             .clock(clock)

@@ -3,7 +3,10 @@ package io.belfry.web.console;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.belfry.web.foundation.Deployments;
+import java.net.URI;
 import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.UUID;
@@ -90,11 +93,11 @@ class ConsoleIT {
         (List<String>)
             browser.js(
                 "return Array.from(document.querySelectorAll('link[rel=stylesheet]'), l => l.href);");
-    java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+    HttpClient http = HttpClient.newHttpClient();
     for (String sheet : sheets) {
       HttpResponse<Void> response =
           http.send(
-              java.net.http.HttpRequest.newBuilder(java.net.URI.create(sheet)).build(),
+              HttpRequest.newBuilder(URI.create(sheet)).build(),
               HttpResponse.BodyHandlers.discarding());
       assertThat(response.statusCode()).as(sheet).isEqualTo(200);
       assertThat(response.headers().firstValue("Content-Type").orElse(""))
