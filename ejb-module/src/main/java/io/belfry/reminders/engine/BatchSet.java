@@ -105,7 +105,8 @@ final class BatchSet {
   /** The first attempt of one reminder, as {@code set} would make it, without waiting for it. */
   private void issue(Item item, long now) {
     try {
-      Optional<StoredReminder> existing = store.get(item.spec.id());
+      Optional<StoredReminder> existing =
+          engine.isSurelyNew(item.spec.id()) ? Optional.empty() : store.get(item.spec.id());
       Optional<SetResult> next = engine.nextVersion(item.spec, item.first, existing, now);
       if (next.isEmpty()) {
         // written by a node whose clock is ahead: the one-by-one path moves past it

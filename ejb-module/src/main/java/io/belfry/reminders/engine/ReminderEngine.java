@@ -135,6 +135,8 @@ public final class ReminderEngine {
     feed.subscribe(ChangeSink.both(index, scheduler));
     keys = index;
     scheduler.start();
+    // read early, so that sets of new keys can skip their read of the store (isSurelyNew)
+    index.readInBackground();
     started = true;
     LOG.infof(
         "BELFRY-0001 Reminder engine started; %s",
@@ -249,7 +251,10 @@ public final class ReminderEngine {
     UnavailableWait wait = new UnavailableWait(spec.id(), unavailablePatience);
     for (int attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
       try {
-        Optional<StoredReminder> existing = store.get(spec.id());
+        Optional<StoredReminder> existing =
+            attempt == 0 && unconfirmed == null && isSurelyNew(spec.id())
+                ? Optional.empty()
+                : store.get(spec.id());
         if (unconfirmed != null && isStored(existing, unconfirmed.record())) {
           // the write that failed with an unknown outcome had been applied
           return announced(unconfirmed);
@@ -273,6 +278,17 @@ public final class ReminderEngine {
     }
     throw new IllegalStateException(
         "Could not set " + spec.id().cacheKey() + ": " + MAX_WRITE_ATTEMPTS + " lost races");
+  }
+
+  /**
+   * Whether the key index says no entry exists for {@code id}, so that a set can go straight to
+   * {@code putIfAbsent} without reading the store first. With memory bounded that read is a lookup
+   * in the file store's index for every new key. A hint: if the entry exists after all, the
+   * putIfAbsent fails and the next attempt reads it.
+   */
+  boolean isSurelyNew(ReminderId id) {
+    KeyIndex index = keys;
+    return index != null && index.lacks(id.cacheKey());
   }
 
   /**

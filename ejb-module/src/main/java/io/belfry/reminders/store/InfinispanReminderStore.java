@@ -18,6 +18,8 @@ import org.infinispan.CacheStream;
 import org.infinispan.commons.IllegalLifecycleStateException;
 import org.infinispan.commons.TimeoutException;
 import org.infinispan.commons.util.IntSets;
+import org.infinispan.configuration.cache.Configuration;
+import org.infinispan.configuration.cache.StoreConfiguration;
 import org.infinispan.context.Flag;
 import org.infinispan.partitionhandling.AvailabilityException;
 import org.infinispan.partitionhandling.AvailabilityMode;
@@ -42,23 +44,34 @@ public final class InfinispanReminderStore implements ReminderStore {
   private final Cache<String, String> cache;
 
   /**
-   * The cache for every command: memory only, never the file store. The store is preloaded and
-   * nothing is evicted, so memory holds every entry the file store does, and a miss there is a miss
-   * in the store too. Without the flag each command on a key absent from memory (every new
-   * reminder's get and putIfAbsent, on the node that sets it and on each replica) looked the key up
-   * in the Soft-Index file store's on-disk index first: on three WildFly nodes that lookup and the
-   * store's reads were the largest share of the replicas' CPU (docs/performance.md). Writes still
-   * go through to the store.
+   * The cache for every command. While memory holds every entry (the store is preloaded and nothing
+   * is evicted) a miss in memory is a miss in the store too, so commands skip the store's lookup:
+   * without that, each command on a key absent from memory (every new reminder's get and
+   * putIfAbsent, on the node that sets it and on each replica) looked the key up in the Soft-Index
+   * file store's on-disk index first, and on three WildFly nodes that lookup and the store's reads
+   * were the largest share of the replicas' CPU (docs/performance.md). When the cache's memory is
+   * bounded (eviction on, see docs/configuration.md) an entry may be on disk only, so every
+   * command, and every scan, reads through to the store. Writes always go through to the store.
    */
-  private final AdvancedCache<String, String> memory;
+  private final AdvancedCache<String, String> commands;
 
-  /** {@link #memory}, this node's replica only: for scans. */
+  /** {@link #commands}, this node's replica only: for scans. */
   private final AdvancedCache<String, String> local;
 
   public InfinispanReminderStore(Cache<String, String> cache) {
     this.cache = Objects.requireNonNull(cache, "cache");
-    this.memory = cache.getAdvancedCache().withFlags(Flag.SKIP_CACHE_LOAD);
-    this.local = memory.withFlags(Flag.CACHE_MODE_LOCAL);
+    this.commands =
+        holdsEveryEntry(cache)
+            ? cache.getAdvancedCache().withFlags(Flag.SKIP_CACHE_LOAD)
+            : cache.getAdvancedCache();
+    this.local = commands.withFlags(Flag.CACHE_MODE_LOCAL);
+  }
+
+  /** Whether memory holds every entry of the stores: each one preloaded, and nothing evicted. */
+  static boolean holdsEveryEntry(Cache<?, ?> cache) {
+    Configuration configuration = cache.getCacheConfiguration();
+    return !configuration.memory().isEvictionEnabled()
+        && configuration.persistence().stores().stream().allMatch(StoreConfiguration::preload);
   }
 
   @Override
@@ -68,14 +81,14 @@ public final class InfinispanReminderStore implements ReminderStore {
 
   @Override
   public Optional<StoredReminder> get(ReminderId id) {
-    return stored(id, clustered(() -> memory.get(id.cacheKey())));
+    return stored(id, clustered(() -> commands.get(id.cacheKey())));
   }
 
   @Override
   public Optional<StoredReminder> putIfAbsent(ReminderRecord record) {
     ReminderId id = record.id();
     String value = CacheValues.toCache(ReminderCodec.encode(record));
-    return stored(id, clustered(() -> memory.putIfAbsent(id.cacheKey(), value)));
+    return stored(id, clustered(() -> commands.putIfAbsent(id.cacheKey(), value)));
   }
 
   @Override
@@ -83,7 +96,7 @@ public final class InfinispanReminderStore implements ReminderStore {
     ReminderId id = record.id();
     return unblocked(
             () ->
-                memory.putIfAbsentAsync(
+                commands.putIfAbsentAsync(
                     id.cacheKey(), CacheValues.toCache(ReminderCodec.encode(record))))
         .thenApply(previous -> stored(id, previous));
   }
@@ -93,7 +106,7 @@ public final class InfinispanReminderStore implements ReminderStore {
     requireSameId(expected, next);
     String oldValue = CacheValues.toCache(expected.encoded());
     String newValue = CacheValues.toCache(ReminderCodec.encode(next));
-    return clustered(() -> memory.replace(next.id().cacheKey(), oldValue, newValue));
+    return clustered(() -> commands.replace(next.id().cacheKey(), oldValue, newValue));
   }
 
   @Override
@@ -101,7 +114,7 @@ public final class InfinispanReminderStore implements ReminderStore {
     return unblocked(
         () -> {
           requireSameId(expected, next);
-          return memory.replaceAsync(
+          return commands.replaceAsync(
               next.id().cacheKey(),
               CacheValues.toCache(expected.encoded()),
               CacheValues.toCache(ReminderCodec.encode(next)));
@@ -137,7 +150,7 @@ public final class InfinispanReminderStore implements ReminderStore {
   @Override
   public boolean remove(StoredReminder expected) {
     String value = CacheValues.toCache(expected.encoded());
-    return clustered(() -> memory.remove(expected.record().id().cacheKey(), value));
+    return clustered(() -> commands.remove(expected.record().id().cacheKey(), value));
   }
 
   /**

@@ -142,6 +142,30 @@ public final class KeyIndex implements ChangeSink {
     return entries.size();
   }
 
+  /**
+   * Whether this node's replica surely holds nothing under {@code cacheKey}, as far as the index
+   * knows: it has read the replica, is not reading it again, and has no entry for the key. A hint
+   * for skipping a read before a write, never a verdict: a write on another node may not have
+   * reached the index yet, so the caller still writes conditionally ({@code putIfAbsent}).
+   */
+  public boolean lacks(String cacheKey) {
+    return read && !stale.get() && !passing && !entries.containsKey(cacheKey);
+  }
+
+  /**
+   * Reads the replica on the background executor now rather than at the first reader, so that
+   * {@link #lacks} can answer soon after a start; without a background executor, does nothing.
+   */
+  public void readInBackground() {
+    if (background != null) {
+      try {
+        background.execute(this::readAgainQuietly);
+      } catch (RejectedExecutionException e) {
+        LOG.debugf("BELFRY-0205 Key index read not scheduled (stopping?): %s", e.toString());
+      }
+    }
+  }
+
   /** Live reminders (not tombstones) in each segment. */
   public long[] liveBySegment() {
     ensureRead();
@@ -192,13 +216,7 @@ public final class KeyIndex implements ChangeSink {
   @Override
   public void topologyChanged() {
     stale.set(true);
-    if (background != null) {
-      try {
-        background.execute(this::readAgainQuietly);
-      } catch (RejectedExecutionException e) {
-        LOG.debugf("BELFRY-0205 Key index read not scheduled (stopping?): %s", e.toString());
-      }
-    }
+    readInBackground();
   }
 
   private void readAgainQuietly() {

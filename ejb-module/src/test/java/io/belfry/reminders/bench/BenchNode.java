@@ -45,7 +45,15 @@ public final class BenchNode implements AutoCloseable {
     /** Soft-Index file store, preload, asynchronous fsync (Infinispan's default): as in WildFly. */
     FILE_STORE("REPL_SYNC + Soft-Index file store"),
     /** No store at all; memory only. For comparison. */
-    MEMORY("REPL_SYNC, no store");
+    MEMORY("REPL_SYNC, no store"),
+    /**
+     * As {@link #FILE_STORE}, with at most {@link BenchNode#MEMORY_ENTRIES} entries kept in memory,
+     * the rest on disk only: as WildFly with {@code belfry.cache.memory-entries} set.
+     */
+    BOUNDED_FILE_STORE(
+        "REPL_SYNC + Soft-Index file store, "
+            + String.format("%,d", MEMORY_ENTRIES)
+            + " in memory");
 
     public final String label;
 
@@ -53,6 +61,9 @@ public final class BenchNode implements AutoCloseable {
       this.label = label;
     }
   }
+
+  /** {@code bench.memoryEntries}: what {@link Storage#BOUNDED_FILE_STORE} keeps in memory. */
+  public static final long MEMORY_ENTRIES = Long.getLong("bench.memoryEntries", 10_000);
 
   /** Default engine settings except the backlog limiter, which a same-instant burst would hit. */
   public static final EngineSettings UNTHROTTLED =
@@ -109,7 +120,10 @@ public final class BenchNode implements AutoCloseable {
       global.globalState().enabled(false);
       ConfigurationBuilder cache = new ConfigurationBuilder();
       cache.clustering().cacheMode(CacheMode.REPL_SYNC).remoteTimeout(15, TimeUnit.SECONDS);
-      if (storage == Storage.FILE_STORE) {
+      if (storage == Storage.BOUNDED_FILE_STORE) {
+        cache.memory().maxCount(MEMORY_ENTRIES);
+      }
+      if (storage != Storage.MEMORY) {
         cache
             .persistence()
             .addSoftIndexFileStore()

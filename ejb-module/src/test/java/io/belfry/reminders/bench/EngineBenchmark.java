@@ -196,7 +196,7 @@ class EngineBenchmark {
     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
   }
 
-  private static long usedHeapAfterGc() {
+  static long usedHeapAfterGc() {
     var memory = ManagementFactory.getMemoryMXBean();
     long used = Long.MAX_VALUE;
     for (int i = 0; i < 4; i++) {

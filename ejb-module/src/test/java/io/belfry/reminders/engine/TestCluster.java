@@ -59,8 +59,19 @@ final class TestCluster implements AutoCloseable {
   private final ReminderEngine[] engines = new ReminderEngine[SIZE];
   private final Map<Integer, Cache<String, String>> caches = new ConcurrentHashMap<>();
 
+  /** Entries each member's cache keeps in memory; 0 for all of them (nothing evicted). */
+  private final long memoryEntries;
+
   TestCluster(Path root) {
+    this(root, 0);
+  }
+
+  /**
+   * A cluster whose caches keep at most {@code memoryEntries} entries in memory, the rest on disk.
+   */
+  TestCluster(Path root, long memoryEntries) {
     this.root = root;
+    this.memoryEntries = memoryEntries;
     for (int i = 0; i < SIZE; i++) {
       ports[i] = LoopbackJGroups.freePort();
     }
@@ -197,6 +208,9 @@ final class TestCluster implements AutoCloseable {
           .dataLocation(home.resolve("data").toAbsolutePath().toString())
           .indexLocation(home.resolve("index").toAbsolutePath().toString())
           .preload(true);
+      if (memoryEntries > 0) {
+        cache.memory().maxCount(memoryEntries);
+      }
       DefaultCacheManager manager = new DefaultCacheManager(global.build());
       manager.defineConfiguration("reminders", cache.build());
       managers[node] = manager;
