@@ -5,12 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.belfry.audit.AuditDatabase;
+import io.belfry.reminders.api.ReminderRequest;
+import io.belfry.reminders.api.ReminderStatus;
+import io.belfry.reminders.api.Reminders;
 import io.belfry.reminders.config.RemindersCache;
 import jakarta.annotation.Resource;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.infinispan.Cache;
@@ -31,7 +38,11 @@ class ReminderCacheIT {
     return Deployments.belfryWar().addClass(ReminderCacheIT.class);
   }
 
+  private static final String NAMESPACE = "it-bounded";
+
   @Inject @RemindersCache Cache<String, String> reminders;
+
+  @Inject Reminders api;
 
   @Resource(lookup = AuditDatabase.DATASOURCE)
   DataSource belfryDs;
@@ -51,6 +62,35 @@ class ReminderCacheIT {
     assertFalse(configuration.persistence().passivation(), "write-through, not passivation");
     assertFalse(store.purgeOnStartup(), "never purged at start");
     assertTrue(store.preload(), "preloaded at start");
+  }
+
+  @Test
+  void remindersCache_memoryBounded_remindersOnDiskOnlyReadBackAndCancel() {
+    // the test server keeps 100 entries in memory (arquillian.xml); the default is 100,000
+    Configuration configuration = reminders.getCacheConfiguration();
+    assertTrue(configuration.memory().isEvictionEnabled(), "a bounded number in memory");
+    assertEquals(100, configuration.memory().maxCount());
+
+    String prefix = "bounded-" + UUID.randomUUID() + "-";
+    Instant due = Instant.now().plus(Duration.ofHours(1));
+    List<ReminderRequest> batch = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      batch.add(ReminderRequest.key(prefix + i).namespace(NAMESPACE).at(due).build());
+    }
+    api.putAll(batch);
+    assertTrue(
+        reminders.getAdvancedCache().getDataContainer().size() <= 100,
+        "at most 100 entries in memory, the rest on disk only");
+    for (int i = 0; i < 300; i++) {
+      String key = prefix + i;
+      assertEquals(key, api.get(NAMESPACE, key).orElseThrow(() -> new AssertionError(key)).key());
+    }
+    for (int i = 0; i < 300; i++) {
+      api.cancel(NAMESPACE, prefix + i);
+    }
+    for (int i = 0; i < 300; i++) {
+      assertEquals(ReminderStatus.CANCELLED, api.get(NAMESPACE, prefix + i).orElseThrow().state());
+    }
   }
 
   @Test
