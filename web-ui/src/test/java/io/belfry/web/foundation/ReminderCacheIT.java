@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.belfry.audit.AuditDatabase;
 import io.belfry.reminders.api.ReminderRequest;
-import io.belfry.reminders.api.ReminderStatus;
 import io.belfry.reminders.api.Reminders;
 import io.belfry.reminders.config.RemindersCache;
 import jakarta.annotation.Resource;
@@ -19,6 +18,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.locks.LockSupport;
 import javax.sql.DataSource;
 import org.infinispan.Cache;
 import org.infinispan.configuration.cache.CacheMode;
@@ -78,9 +78,14 @@ class ReminderCacheIT {
       batch.add(ReminderRequest.key(prefix + i).namespace(NAMESPACE).at(due).build());
     }
     api.putAll(batch);
-    assertTrue(
-        reminders.getAdvancedCache().getDataContainer().size() <= 100,
-        "at most 100 entries in memory, the rest on disk only");
+    // the cache evicts in the background (Caffeine's maintenance), soon after a write
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    int held = reminders.getAdvancedCache().getDataContainer().size();
+    while (held > 100 && System.nanoTime() < deadline) {
+      LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
+      held = reminders.getAdvancedCache().getDataContainer().size();
+    }
+    assertTrue(held <= 100, "at most 100 entries in memory, the rest on disk only: " + held);
     for (int i = 0; i < 300; i++) {
       String key = prefix + i;
       assertEquals(key, api.get(NAMESPACE, key).orElseThrow(() -> new AssertionError(key)).key());
@@ -89,7 +94,7 @@ class ReminderCacheIT {
       api.cancel(NAMESPACE, prefix + i);
     }
     for (int i = 0; i < 300; i++) {
-      assertEquals(ReminderStatus.CANCELLED, api.get(NAMESPACE, prefix + i).orElseThrow().state());
+      assertTrue(api.get(NAMESPACE, prefix + i).isEmpty(), "cancelled: " + prefix + i);
     }
   }
 
