@@ -29,12 +29,17 @@ import org.junit.jupiter.api.io.TempDir;
  * target/bench/heap-benchmark.md}.
  *
  * <p>Run with {@code mvn -B -pl ejb-module -am -Pbench test -Dtest=HeapBenchmark}; knobs {@code
- * bench.heapReminders} (1000000) and {@code bench.memoryEntries} (10000).
+ * bench.heapReminders} (1000000), {@code bench.memoryEntries} (10000) and {@code
+ * bench.heapStorages} (BOUNDED_FILE_STORE,FILE_STORE).
  */
 @Tag("benchmark")
 class HeapBenchmark {
 
   private static final int REMINDERS = Integer.getInteger("bench.heapReminders", 1_000_000);
+
+  /** {@code bench.heapStorages}: which {@link Storage}s to measure, in order. */
+  private static final String STORAGES =
+      System.getProperty("bench.heapStorages", "BOUNDED_FILE_STORE,FILE_STORE");
 
   @TempDir Path dir;
 
@@ -42,8 +47,9 @@ class HeapBenchmark {
 
   @Test
   void heapPerPendingReminder() throws IOException {
-    measure(Storage.BOUNDED_FILE_STORE);
-    measure(Storage.FILE_STORE);
+    for (String storage : STORAGES.split(",")) {
+      measure(Storage.valueOf(storage.trim()));
+    }
     String md =
         fmt(
             "# Heap per pending reminder\n\nRun %s, %d cores, max heap %d MiB, Java %s, %s;"
