@@ -25,7 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
  * recovery scan (everything armed) and to the first overdue fire. One node in one JVM: a three-node
  * cluster preloads on every node in parallel and adds the join.
  *
- * <p>{@code mvn -B -pl ejb-module -am -Pbench test -Dtest=ColdRestartBenchmark}
+ * <p>{@code mvn -B -pl ejb-module -am -Pbench test -Dtest=ColdRestartBenchmark}; knobs {@code
+ * bench.restartReminders} ({@value #DEFAULT_PENDING}) and {@code bench.restartStorage} (FILE_STORE,
+ * or BOUNDED_FILE_STORE with {@code bench.memoryEntries}).
  */
 @Tag("benchmark")
 class ColdRestartBenchmark {
@@ -34,13 +36,17 @@ class ColdRestartBenchmark {
   static final int OVERDUE = 1_000;
   private static final int PENDING = Integer.getInteger("bench.restartReminders", DEFAULT_PENDING);
 
+  /** {@code bench.restartStorage}: FILE_STORE (every entry in memory) or BOUNDED_FILE_STORE. */
+  private static final Storage STORAGE =
+      Storage.valueOf(System.getProperty("bench.restartStorage", Storage.FILE_STORE.name()));
+
   @TempDir Path dir;
 
   @Test
   void coldRestart() throws IOException {
     Path home = dir.resolve("restart");
     double loadRate;
-    try (BenchNode node = BenchNode.start(home, Storage.FILE_STORE, BenchNode.UNTHROTTLED)) {
+    try (BenchNode node = BenchNode.start(home, STORAGE, BenchNode.UNTHROTTLED)) {
       long later = System.currentTimeMillis() + 30L * 24 * 3600 * 1000;
       loadRate = Load.fixed(node.engine, "p", PENDING, EngineBenchmark.LOADER_THREADS, i -> later);
       // with the scheduler stopped, these fall due while the node is "down"
@@ -65,8 +71,7 @@ class ColdRestartBenchmark {
           }
         };
     long startNanos = System.nanoTime();
-    try (BenchNode node =
-        BenchNode.start(home, Storage.FILE_STORE, BenchNode.UNTHROTTLED, counter)) {
+    try (BenchNode node = BenchNode.start(home, STORAGE, BenchNode.UNTHROTTLED, counter)) {
       long armedNanos = System.nanoTime();
       int armed = node.engine.armedCount();
       EngineBenchmark.awaitCount(fired, OVERDUE, System.currentTimeMillis() + 120_000);
@@ -74,7 +79,7 @@ class ColdRestartBenchmark {
       String markdown =
           String.format(
               Locale.ROOT,
-              "## Cold restart, one node (%s)%n%n"
+              "## Cold restart, one node (%s, %s)%n%n"
                   + "| pending | overdue | load sets/s | cache start (preload) | engine recovery"
                   + " | start to all armed | start to first fire | engine start to first fire"
                   + " | start to all overdue fired | armed |%n"
@@ -82,6 +87,7 @@ class ColdRestartBenchmark {
                   + "| %,d | %,d | %,.0f | %,d ms | %,d ms | %,d ms | %,d ms | %,d ms | %,d ms"
                   + " | %,d |%n",
               Instant.now(),
+              STORAGE.label,
               PENDING,
               OVERDUE,
               loadRate,
