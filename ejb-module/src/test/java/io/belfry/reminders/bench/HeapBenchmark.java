@@ -98,7 +98,9 @@ class HeapBenchmark {
       rows.add(
           fmt(
               "| %s | %,.0f | %,d | %,d | %,d |",
-              storage.label,
+              storage == Storage.BOUNDED_FILE_STORE
+                  ? fmt("%s to %,d entries", storage.label, BenchNode.MEMORY_ENTRIES)
+                  : storage.label,
               loadRate,
               (loaded - before) / REMINDERS,
               (loaded - cacheOnly) / REMINDERS,
