@@ -19,6 +19,7 @@ import org.infinispan.commons.IllegalLifecycleStateException;
 import org.infinispan.commons.TimeoutException;
 import org.infinispan.commons.util.IntSets;
 import org.infinispan.configuration.cache.Configuration;
+import org.infinispan.configuration.cache.MemoryConfiguration;
 import org.infinispan.configuration.cache.StoreConfiguration;
 import org.infinispan.context.Flag;
 import org.infinispan.partitionhandling.AvailabilityException;
@@ -50,8 +51,9 @@ public final class InfinispanReminderStore implements ReminderStore {
    * putIfAbsent, on the node that sets it and on each replica) looked the key up in the Soft-Index
    * file store's on-disk index first, and on three WildFly nodes that lookup and the store's reads
    * were the largest share of the replicas' CPU (docs/performance.md). When the cache's memory is
-   * bounded (eviction on, see docs/configuration.md) an entry may be on disk only, so every
-   * command, and every scan, reads through to the store. Writes always go through to the store.
+   * bounded (belfry.cache.memory-entries, see docs/configuration.md) an entry may be on disk only,
+   * so every command, and every scan, reads through to the store. Writes always go through to the
+   * store.
    */
   private final AdvancedCache<String, String> commands;
 
@@ -67,12 +69,23 @@ public final class InfinispanReminderStore implements ReminderStore {
     this.local = commands.withFlags(Flag.CACHE_MODE_LOCAL);
   }
 
-  /** Whether memory holds every entry of the stores: each one preloaded, and nothing evicted. */
+  /**
+   * Whether memory holds every entry of the stores: each one preloaded, and nothing evicted. A
+   * bound of {@link #UNBOUNDED} entries is no bound: no store comes near it, and the WildFly
+   * subsystem has no other way to say "no eviction" from an expression (its size must be at least
+   * 1).
+   */
   static boolean holdsEveryEntry(Cache<?, ?> cache) {
     Configuration configuration = cache.getCacheConfiguration();
-    return !configuration.memory().isEvictionEnabled()
+    MemoryConfiguration memory = configuration.memory();
+    boolean evicts =
+        memory.maxSizeBytes() > 0 || (memory.maxCount() > 0 && memory.maxCount() != UNBOUNDED);
+    return !evicts
         && configuration.persistence().stores().stream().allMatch(StoreConfiguration::preload);
   }
+
+  /** The memory bound that means none: {@code belfry.cache.memory-entries}' default. */
+  public static final long UNBOUNDED = Long.MAX_VALUE;
 
   @Override
   public boolean acceptsWrites() {

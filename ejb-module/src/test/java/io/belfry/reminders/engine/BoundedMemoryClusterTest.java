@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.belfry.reminders.model.ReminderId;
 import io.belfry.reminders.model.ReminderState;
+import io.belfry.reminders.store.InfinispanReminderStore;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -56,6 +57,29 @@ class BoundedMemoryClusterTest {
             .as("r%d after its fire", i)
             .isEqualTo(ReminderState.FIRED);
       }
+    }
+  }
+
+  @Test
+  void set_boundAboveAnyStore_memoryHoldsEveryEntryAndEachFiresOnce(@TempDir Path dir) {
+    // the server's default: a bound no store reaches, so memory may skip the store's lookups
+    try (TestCluster cluster = new TestCluster(dir, InfinispanReminderStore.UNBOUNDED).start()) {
+      String ns = "unbounded";
+      Instant due = cluster.clock.now().plusSeconds(10);
+      for (int i = 0; i < REMINDERS; i++) {
+        cluster.engine(i % 3).set(once(ns, "r" + i, due));
+      }
+      for (int node = 0; node < 3; node++) {
+        assertThat(cluster.cache(node).getAdvancedCache().getDataContainer().size())
+            .as("entries in node %d's memory", node)
+            .isEqualTo(REMINDERS);
+      }
+      cluster.clock.advance(Duration.ofSeconds(11));
+      cluster.tickUntil(() -> cluster.deliveredIn(ns).size() >= REMINDERS, "every fire");
+      cluster.tickAll();
+      assertThat(byKey(cluster.deliveredIn(ns)))
+          .hasSize(REMINDERS)
+          .allSatisfy((k, n) -> assertThat(n).isOne());
     }
   }
 

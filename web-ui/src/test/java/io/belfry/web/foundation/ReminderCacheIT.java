@@ -66,7 +66,7 @@ class ReminderCacheIT {
 
   @Test
   void remindersCache_memoryBounded_remindersOnDiskOnlyReadBackAndCancel() {
-    // the test server keeps 100 entries in memory (arquillian.xml); the default is 100,000
+    // the test server keeps 100 entries in memory (arquillian.xml); by default there is no bound
     Configuration configuration = reminders.getCacheConfiguration();
     assertTrue(configuration.memory().isEvictionEnabled(), "a bounded number in memory");
     assertEquals(100, configuration.memory().maxCount());
