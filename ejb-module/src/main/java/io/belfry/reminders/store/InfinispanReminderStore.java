@@ -41,6 +41,9 @@ public final class InfinispanReminderStore implements ReminderStore {
 
   private static final Logger LOG = Logger.getLogger(InfinispanReminderStore.class);
 
+  /** The memory bound that means none: {@code belfry.cache.memory-entries}' default. */
+  public static final long UNBOUNDED = Long.MAX_VALUE;
+
   /** What availability is asked of. */
   private final Cache<String, String> cache;
 
@@ -83,9 +86,6 @@ public final class InfinispanReminderStore implements ReminderStore {
     return !evicts
         && configuration.persistence().stores().stream().allMatch(StoreConfiguration::preload);
   }
-
-  /** The memory bound that means none: {@code belfry.cache.memory-entries}' default. */
-  public static final long UNBOUNDED = Long.MAX_VALUE;
 
   @Override
   public boolean acceptsWrites() {
