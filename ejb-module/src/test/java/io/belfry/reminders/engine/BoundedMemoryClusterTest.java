@@ -75,11 +75,7 @@ class BoundedMemoryClusterTest {
             .isEqualTo(REMINDERS);
       }
       cluster.clock.advance(Duration.ofSeconds(11));
-      cluster.tickUntil(() -> cluster.deliveredIn(ns).size() >= REMINDERS, "every fire");
-      cluster.tickAll();
-      assertThat(byKey(cluster.deliveredIn(ns)))
-          .hasSize(REMINDERS)
-          .allSatisfy((k, n) -> assertThat(n).isOne());
+      assertEveryOneFiresOnce(cluster, ns);
     }
   }
 
@@ -140,13 +136,20 @@ class BoundedMemoryClusterTest {
       }
       assertThat(armed).as("armed across the members").isEqualTo(REMINDERS);
       cluster.clock.set(due.plusSeconds(1));
-      cluster.tickUntil(() -> cluster.deliveredIn(ns).size() >= REMINDERS, "every fire");
-      cluster.tickAll();
-      assertThat(byKey(cluster.deliveredIn(ns)))
-          .hasSize(REMINDERS)
-          .allSatisfy((k, n) -> assertThat(n).isOne());
+      assertEveryOneFiresOnce(cluster, ns);
     } finally {
       cluster.close();
     }
+  }
+
+  /**
+   * Ticks until each of the {@value #REMINDERS} reminders of {@code ns} fired, then checks once.
+   */
+  private static void assertEveryOneFiresOnce(TestCluster cluster, String ns) {
+    cluster.tickUntil(() -> cluster.deliveredIn(ns).size() >= REMINDERS, "every fire");
+    cluster.tickAll();
+    assertThat(byKey(cluster.deliveredIn(ns)))
+        .hasSize(REMINDERS)
+        .allSatisfy((k, n) -> assertThat(n).isOne());
   }
 }
