@@ -135,8 +135,12 @@ public final class ReminderEngine {
     feed.subscribe(ChangeSink.both(index, scheduler));
     keys = index;
     scheduler.start();
-    // read early, so that sets of new keys can skip their read of the store (isSurelyNew)
-    index.readInBackground();
+    // with memory bounded, read early, so that sets of new keys can skip their read of the store
+    // (isSurelyNew), a lookup on disk there; otherwise that read is in memory, and reading the
+    // whole replica at every start (seconds per million reminders, beside recovery) would not pay
+    if (store.readsThroughToDisk()) {
+      index.readInBackground();
+    }
     started = true;
     LOG.infof(
         "BELFRY-0001 Reminder engine started; %s",

@@ -63,12 +63,16 @@ public final class InfinispanReminderStore implements ReminderStore {
   /** {@link #commands}, this node's replica only: for scans. */
   private final AdvancedCache<String, String> local;
 
+  /** Whether {@link #commands} read through to the store: memory may not hold every entry. */
+  private final boolean readsThrough;
+
   public InfinispanReminderStore(Cache<String, String> cache) {
     this.cache = Objects.requireNonNull(cache, "cache");
+    this.readsThrough = !holdsEveryEntry(cache);
     this.commands =
-        holdsEveryEntry(cache)
-            ? cache.getAdvancedCache().withFlags(Flag.SKIP_CACHE_LOAD)
-            : cache.getAdvancedCache();
+        readsThrough
+            ? cache.getAdvancedCache()
+            : cache.getAdvancedCache().withFlags(Flag.SKIP_CACHE_LOAD);
     this.local = commands.withFlags(Flag.CACHE_MODE_LOCAL);
   }
 
@@ -85,6 +89,11 @@ public final class InfinispanReminderStore implements ReminderStore {
         memory.maxSizeBytes() > 0 || (memory.maxCount() > 0 && memory.maxCount() != UNBOUNDED);
     return !evicts
         && configuration.persistence().stores().stream().allMatch(StoreConfiguration::preload);
+  }
+
+  @Override
+  public boolean readsThroughToDisk() {
+    return readsThrough;
   }
 
   @Override

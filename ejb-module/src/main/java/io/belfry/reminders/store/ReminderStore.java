@@ -78,4 +78,14 @@ public interface ReminderStore {
   default boolean acceptsWrites() {
     return true;
   }
+
+  /**
+   * Whether a read of a key this node's memory does not hold looks it up on disk: true when memory
+   * is bounded and entries may be on disk only. Then a set of a new key is worth skipping its read
+   * of the store (the key index can tell a key it has never seen); otherwise that read is a lookup
+   * in memory and the key index is read only when something asks it.
+   */
+  default boolean readsThroughToDisk() {
+    return false;
+  }
 }

@@ -56,4 +56,9 @@ class DelegatingStore implements ReminderStore {
   public boolean acceptsWrites() {
     return delegate.acceptsWrites();
   }
+
+  @Override
+  public boolean readsThroughToDisk() {
+    return delegate.readsThroughToDisk();
+  }
 }

@@ -7,9 +7,11 @@ import io.belfry.reminders.engine.ReminderSpec;
 import io.belfry.reminders.engine.SetResult;
 import io.belfry.reminders.model.ReminderId;
 import io.belfry.reminders.model.ReminderRecord;
+import io.belfry.reminders.model.ReminderState;
 import io.belfry.reminders.schedule.SettableClock;
 import io.belfry.reminders.store.StoredReminder;
 import java.time.Instant;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,8 +31,26 @@ class NewKeySetTest {
 
   private final AtomicInteger reads = new AtomicInteger();
   private final AtomicInteger putIfAbsents = new AtomicInteger();
+  private final AtomicInteger scans = new AtomicInteger();
+
+  /** Whether the counted store says its reads go to disk, as with memory bounded. */
+  private boolean onDisk = true;
+
   private final DelegatingStore counted =
       new DelegatingStore(node) {
+        @Override
+        public boolean readsThroughToDisk() {
+          return onDisk;
+        }
+
+        @Override
+        public void forEachLocal(BitSet segments, EntryVisitor visitor) {
+          if (segments == null) {
+            scans.incrementAndGet();
+          }
+          super.forEachLocal(segments, visitor);
+        }
+
         @Override
         public Optional<StoredReminder> get(ReminderId id) {
           reads.incrementAndGet();
@@ -54,6 +74,20 @@ class NewKeySetTest {
 
     assertThat(reads).as("reads of the store").hasValue(0);
     assertThat(node.size()).isEqualTo(3);
+  }
+
+  @Test
+  void start_storeReadsFromMemory_keyIndexNotReadUntilAsked() {
+    onDisk = false;
+    engine(new InMemoryNode()).set(spec("before")); // stored, and never told to this engine
+    ReminderEngine engine = engine(node);
+
+    assertThat(scans).as("whole-replica reads after start").hasValue(0);
+    assertThat(engine.set(spec("new")).created()).isTrue();
+    assertThat(reads).as("a read of the store, in memory there").hasValue(1);
+
+    assertThat(engine.keyIndex().count(null, ReminderState.PENDING)).isEqualTo(2);
+    assertThat(scans).as("read when a count asks for it").hasValue(1);
   }
 
   @Test
@@ -106,6 +140,7 @@ class NewKeySetTest {
     engine.start();
     reads.set(0);
     putIfAbsents.set(0);
+    scans.set(0);
     return engine;
   }
 
