@@ -6,6 +6,8 @@ import jakarta.inject.Inject;
 import java.util.List;
 import org.infinispan.Cache;
 import org.infinispan.configuration.cache.Configuration;
+import org.infinispan.distribution.DistributionManager;
+import org.infinispan.distribution.LocalizedCacheTopology;
 import org.infinispan.manager.EmbeddedCacheManager;
 import org.infinispan.remoting.transport.Address;
 
@@ -52,6 +54,22 @@ public class ClusterView {
    */
   public String availability() {
     return reminders.getAdvancedCache().getAvailability().name();
+  }
+
+  /**
+   * Whether this node holds the whole replica: it reads every segment locally. False while a node
+   * that joined is still receiving its state (its boot does not wait for that, see
+   * docs/operations.md): it serves meanwhile, reading from the members that hold the entries, and
+   * fires nothing, since it becomes a segment's primary owner only once it has the segment.
+   */
+  public boolean stateReceived() {
+    DistributionManager distribution = reminders.getAdvancedCache().getDistributionManager();
+    if (distribution == null) {
+      return true; // a local cache: nothing to receive
+    }
+    LocalizedCacheTopology topology = distribution.getCacheTopology();
+    return topology.isConnected()
+        && topology.getLocalReadSegments().size() == topology.getNumSegments();
   }
 
   /** Whether the reminders cache writes through to a persistent store on this node. */

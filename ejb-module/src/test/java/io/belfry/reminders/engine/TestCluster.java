@@ -62,6 +62,12 @@ final class TestCluster implements AutoCloseable {
   /** Entries each member's cache keeps in memory; 0 for all of them (nothing evicted). */
   private final long memoryEntries;
 
+  /**
+   * Whether a member's start waits for its state, as WildFly's cache with a state-transfer timeout
+   * above 0 does; Belfry's server configuration does not wait (configure-cache.cli).
+   */
+  private boolean joinersWaitForState = true;
+
   TestCluster(Path root) {
     this(root, 0);
   }
@@ -75,6 +81,15 @@ final class TestCluster implements AutoCloseable {
     for (int i = 0; i < SIZE; i++) {
       ports[i] = LoopbackJGroups.freePort();
     }
+  }
+
+  /**
+   * Members started from now on join without waiting for their state, and receive it in small
+   * chunks, so that a joiner's engine starts while its state is still coming.
+   */
+  TestCluster joinWithoutWaitingForState() {
+    joinersWaitForState = false;
+    return this;
   }
 
   /** Starts every member, waits for one stable view of all, then starts the engines. */
@@ -198,6 +213,9 @@ final class TestCluster implements AutoCloseable {
       global.globalState().enabled(false);
       ConfigurationBuilder cache = new ConfigurationBuilder();
       cache.clustering().cacheMode(CacheMode.REPL_SYNC).remoteTimeout(15, TimeUnit.SECONDS);
+      if (!joinersWaitForState) {
+        cache.clustering().stateTransfer().awaitInitialTransfer(false).chunkSize(16);
+      }
       // Stored encoded, as in WildFly (whose deployment-facing cache marshals keys and values):
       // the segment of a key is then the partitioner's on its storage form, not on the String.
       cache.encoding().key().mediaType(MediaType.APPLICATION_PROTOSTREAM_TYPE);

@@ -21,11 +21,13 @@ public record HealthReport(
   }
 
   /**
-   * The reminders cache: its clustering mode (e.g. REPL_SYNC), whether it has a file store, and
-   * whether it serves on this node ({@code AVAILABLE}; {@code DEGRADED_MODE} in a minority
-   * partition).
+   * The reminders cache: its clustering mode (e.g. REPL_SYNC), whether it has a file store, whether
+   * it serves on this node ({@code AVAILABLE}; {@code DEGRADED_MODE} in a minority partition), and
+   * whether this node holds the whole replica ({@code stateReceived}: false while a node that
+   * joined is still receiving it; it serves meanwhile).
    */
-  public record CacheHealth(String name, String mode, boolean persistent, String availability) {}
+  public record CacheHealth(
+      String name, String mode, boolean persistent, String availability, boolean stateReceived) {}
 
   /** The audit datasource and whether it answered a validation query. */
   public record DatabaseHealth(String name, boolean up) {}

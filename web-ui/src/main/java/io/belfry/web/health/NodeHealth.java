@@ -30,16 +30,19 @@ public class NodeHealth {
     boolean persistent;
     String availability;
     List<String> members;
+    boolean stateReceived;
     try {
       mode = cluster.cacheMode();
       persistent = cluster.persistent();
       availability = cluster.availability();
       members = cluster.members();
+      stateReceived = cluster.stateReceived();
     } catch (RuntimeException e) {
       mode = UNAVAILABLE;
       persistent = false;
       availability = UNAVAILABLE;
       members = List.of();
+      stateReceived = false;
     }
     boolean databaseUp = database.answers();
     ReminderEngine engine = engineRuntime.engine();
@@ -50,7 +53,7 @@ public class NodeHealth {
         up ? HealthReport.UP : HealthReport.DOWN,
         cluster.nodeName(),
         members,
-        new HealthReport.CacheHealth("reminders", mode, persistent, availability),
+        new HealthReport.CacheHealth("reminders", mode, persistent, availability, stateReceived),
         new HealthReport.DatabaseHealth("BelfryDS", databaseUp),
         new HealthReport.EngineHealth(engine != null, engine != null && engine.recovered()));
   }

@@ -84,7 +84,7 @@ class HealthReportTest {
         status,
         "node1",
         List.of("node1", "node2"),
-        new CacheHealth("reminders", "REPL_SYNC", true, "AVAILABLE"),
+        new CacheHealth("reminders", "REPL_SYNC", true, "AVAILABLE", true),
         new DatabaseHealth("BelfryDS", true),
         new EngineHealth(true, false));
   }
