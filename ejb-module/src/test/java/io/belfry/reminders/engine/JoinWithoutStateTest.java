@@ -38,18 +38,6 @@ class JoinWithoutStateTest {
 
       cluster.startMember(2);
       cluster.startEngine(2);
-      System.out.println(
-          "TMPDEBUG joiner holds "
-              + cluster
-                  .cache(2)
-                  .getAdvancedCache()
-                  .withFlags(
-                      org.infinispan.context.Flag.CACHE_MODE_LOCAL,
-                      org.infinispan.context.Flag.SKIP_CACHE_LOAD)
-                  .keySet()
-                  .size()
-              + " armed "
-              + cluster.engine(2).armedCount());
       // served at once: what the joiner has not received yet is read from the members that hold it
       for (int i = 0; i < REMINDERS; i++) {
         assertThat(cluster.engine(2).get(ReminderId.of(ns, "r" + i))).as("r%d", i).isPresent();
