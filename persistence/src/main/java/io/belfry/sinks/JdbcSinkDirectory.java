@@ -16,6 +16,7 @@ import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import javax.sql.DataSource;
@@ -33,9 +34,14 @@ import org.jboss.logging.Logger;
  * change made here, since using it then would break those promises (several fires due together used
  * to deliver past a change while one of them reloaded). If the table cannot be read, fires keep the
  * last copy, and the failure is retried a TTL later; only a node that never read it fails its fires
- * (the fire is then audited or retried, as its delivery mode says). The schema was migrated at
- * deployment start ({@link io.belfry.schema.SchemaStartup}), never here: a lazy migration on the
- * delivery threads of nodes sharing a fresh database raced, and the loser failed every delivery.
+ * (the fire is then audited or retried, as its delivery mode says). A read that hangs rather than
+ * fails (a database taking over after its server died: a pool or driver reconnecting) holds up only
+ * the fire that reads: the others wait for it at most {@link #LOAD_WAIT}, then go on with the last
+ * copy too. Without that bound, every delivery of a node stopped until the database answered (7.7 s
+ * when a three-node cluster lost the node that served its H2 file, docs/performance.md). The schema
+ * was migrated at deployment start ({@link io.belfry.schema.SchemaStartup}), never here: a lazy
+ * migration on the delivery threads of nodes sharing a fresh database raced, and the loser failed
+ * every delivery.
  */
 @ApplicationScoped
 public class JdbcSinkDirectory implements SinkDirectory {
@@ -44,6 +50,12 @@ public class JdbcSinkDirectory implements SinkDirectory {
 
   /** How old a copy of the configuration a fire may use: 5 s. */
   public static final Duration CACHE_TTL = Duration.ofSeconds(5);
+
+  /**
+   * How long a fire whose copy has expired waits for a read under way before it goes on with the
+   * last copy (or, on a node that never read the table, fails).
+   */
+  public static final Duration LOAD_WAIT = Duration.ofSeconds(1);
 
   private static final int QUERY_TIMEOUT_SECONDS = 2;
 
@@ -64,6 +76,9 @@ public class JdbcSinkDirectory implements SinkDirectory {
   private volatile long failingUntil;
 
   private volatile SQLException lastFailure;
+
+  /** When BELFRY-0421 was last logged (nanoTime): at most once per TTL. */
+  private volatile long lastStuckWarning = Long.MIN_VALUE / 2;
 
   private record Copy(Map<String, SinkSettings> sinks, long loadedAt) {}
 
@@ -106,9 +121,10 @@ public class JdbcSinkDirectory implements SinkDirectory {
    * or that has none, waits for the load, or for the one under way.
    */
   private Copy reload(Copy seen, boolean wait) {
-    if (wait) {
-      loading.lock();
-    } else if (!loading.tryLock()) {
+    if (!lockToLoad(wait)) {
+      if (wait) {
+        return stuckLoad(seen);
+      }
       return seen;
     }
     try {
@@ -141,6 +157,42 @@ public class JdbcSinkDirectory implements SinkDirectory {
     } finally {
       loading.unlock();
     }
+  }
+
+  /** Takes the load lock: at once or not at all ({@code wait} false), else within LOAD_WAIT. */
+  private boolean lockToLoad(boolean wait) {
+    if (!wait) {
+      return loading.tryLock();
+    }
+    try {
+      return loading.tryLock(LOAD_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /**
+   * A read under way has outlasted {@link #LOAD_WAIT}: the last copy, as after a failed read, or,
+   * with none, the failure a fire gets when the table cannot be read.
+   */
+  private Copy stuckLoad(Copy seen) {
+    Copy current = copy;
+    if (current == null) {
+      throw new SinkException(
+          "the sink configuration cannot be read: a read has been under way for more than "
+              + LOAD_WAIT.toMillis()
+              + " ms");
+    }
+    long now = nanoTime.getAsLong();
+    if (now - lastStuckWarning >= CACHE_TTL.toNanos()) {
+      lastStuckWarning = now;
+      LOG.warnf(
+          "BELFRY-0421 Reading the sink configuration has taken more than %d ms; fires go on with"
+              + " the copy of %d s ago",
+          LOAD_WAIT.toMillis(), Duration.ofNanos(now - current.loadedAt()).toSeconds());
+    }
+    return current;
   }
 
   private static SinkException unreadable(SQLException e) {

@@ -253,4 +253,33 @@ class JdbcSinkDirectoryTest {
     reloading.get(5, TimeUnit.SECONDS);
     assertThat(other.get(5, TimeUnit.SECONDS)).isEqualTo("http://127.0.0.1:9/b");
   }
+
+  @Test
+  void forNamespace_copyAtTheTtl_reloadHangingPastTheWait_firesGoOnWithTheLastCopy()
+      throws Exception {
+    directory.save("shop", SinkSettings.webhook("http://127.0.0.1:9/a", SECRET), "alice");
+    assertThat(directory.forNamespace("shop")).isPresent();
+    advance(JdbcSinkDirectory.CACHE_TTL);
+    hang = new CountDownLatch(1);
+
+    CompletableFuture<?> reloading = CompletableFuture.runAsync(() -> directory.forNamespace("x"));
+    try {
+      assertThat(hanging.await(5, TimeUnit.SECONDS))
+          .as("the reload waits on the database")
+          .isTrue();
+      long start = System.nanoTime();
+      String url = directory.forNamespace("shop").orElseThrow().webhookUrl();
+      Duration waited = Duration.ofNanos(System.nanoTime() - start);
+
+      assertThat(url).as("the last copy").isEqualTo("http://127.0.0.1:9/a");
+      assertThat(waited)
+          .as("waited for the reload, at most about LOAD_WAIT")
+          .isGreaterThanOrEqualTo(JdbcSinkDirectory.LOAD_WAIT)
+          .isLessThan(JdbcSinkDirectory.LOAD_WAIT.plusSeconds(4));
+      assertThat(reloading).as("the reload still hangs").isNotDone();
+    } finally {
+      hang.countDown();
+    }
+    reloading.get(5, TimeUnit.SECONDS);
+  }
 }
