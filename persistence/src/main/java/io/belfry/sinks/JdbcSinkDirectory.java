@@ -36,12 +36,12 @@ import org.jboss.logging.Logger;
  * last copy, and the failure is retried a TTL later; only a node that never read it fails its fires
  * (the fire is then audited or retried, as its delivery mode says). A read that hangs rather than
  * fails (a database taking over after its server died: a pool or driver reconnecting) holds up only
- * the fire that reads: the others wait for it at most {@link #LOAD_WAIT}, then go on with the last
- * copy too. Without that bound, every delivery of a node stopped until the database answered (7.7 s
- * when a three-node cluster lost the node that served its H2 file, docs/performance.md). The schema
- * was migrated at deployment start ({@link io.belfry.schema.SchemaStartup}), never here: a lazy
- * migration on the delivery threads of nodes sharing a fresh database raced, and the loser failed
- * every delivery.
+ * the fire that reads: the first fire to find the copy expired waits for it at most {@link
+ * #LOAD_WAIT}, then it and every later fire go on with the last copy until the read ends. Without
+ * that bound, every delivery of a node stopped until the database answered (7.7 s when a three-node
+ * cluster lost the node that served its H2 file, docs/performance.md). The schema was migrated at
+ * deployment start ({@link io.belfry.schema.SchemaStartup}), never here: a lazy migration on the
+ * delivery threads of nodes sharing a fresh database raced, and the loser failed every delivery.
  */
 @ApplicationScoped
 public class JdbcSinkDirectory implements SinkDirectory {
@@ -76,6 +76,12 @@ public class JdbcSinkDirectory implements SinkDirectory {
   private volatile long failingUntil;
 
   private volatile SQLException lastFailure;
+
+  /**
+   * Set when a fire gave up waiting for the read under way: later fires do not wait for it again.
+   * Cleared when a read ends.
+   */
+  private volatile boolean loadOverdue;
 
   /** When BELFRY-0421 was last logged (nanoTime): at most once per TTL. */
   private volatile long lastStuckWarning = Long.MIN_VALUE / 2;
@@ -121,6 +127,9 @@ public class JdbcSinkDirectory implements SinkDirectory {
    * or that has none, waits for the load, or for the one under way.
    */
   private Copy reload(Copy seen, boolean wait) {
+    if (wait && loadOverdue && loading.isLocked()) {
+      return stuckLoad(seen); // a fire already waited LOAD_WAIT for this read: no need to again
+    }
     if (!lockToLoad(wait)) {
       if (wait) {
         return stuckLoad(seen);
@@ -155,6 +164,7 @@ public class JdbcSinkDirectory implements SinkDirectory {
         throw unreadable(e);
       }
     } finally {
+      loadOverdue = false;
       loading.unlock();
     }
   }
@@ -177,6 +187,7 @@ public class JdbcSinkDirectory implements SinkDirectory {
    * with none, the failure a fire gets when the table cannot be read.
    */
   private Copy stuckLoad(Copy seen) {
+    loadOverdue = true;
     Copy current = copy;
     if (current == null) {
       throw new SinkException(

@@ -277,6 +277,11 @@ class JdbcSinkDirectoryTest {
           .isGreaterThanOrEqualTo(JdbcSinkDirectory.LOAD_WAIT)
           .isLessThan(JdbcSinkDirectory.LOAD_WAIT.plusSeconds(4));
       assertThat(reloading).as("the reload still hangs").isNotDone();
+      long again = System.nanoTime();
+      assertThat(directory.forNamespace("shop")).as("the next fire, the last copy").isPresent();
+      assertThat(Duration.ofNanos(System.nanoTime() - again))
+          .as("the next fire does not wait for the same read again")
+          .isLessThan(JdbcSinkDirectory.LOAD_WAIT.dividedBy(2));
     } finally {
       hang.countDown();
     }
