@@ -44,6 +44,9 @@ class HealthIT {
     assertThat(health.getJsonObject("cache").getString("mode")).isEqualTo("REPL_SYNC");
     assertThat(health.getJsonObject("cache").getBoolean("persistent")).isTrue();
     assertThat(health.getJsonObject("cache").getString("availability")).isEqualTo("AVAILABLE");
+    assertThat(health.getJsonObject("cache").getBoolean("stateReceived"))
+        .as("a node alone holds the whole replica")
+        .isTrue();
     assertThat(health.getJsonObject("datasource").getBoolean("up")).isTrue();
     assertThat(health.getJsonObject("engine").getBoolean("running")).isTrue();
   }

@@ -64,6 +64,7 @@ class HealthReportTest {
     assertThat(cache.getString("mode")).isEqualTo("REPL_SYNC");
     assertThat(cache.getBoolean("persistent")).isTrue();
     assertThat(cache.getString("availability")).isEqualTo("AVAILABLE");
+    assertThat(cache.getBoolean("stateReceived")).isTrue();
     JsonObject datasource = json.getJsonObject("datasource");
     assertThat(datasource.getString("name")).isEqualTo("BelfryDS");
     assertThat(datasource.getBoolean("up")).isTrue();
