@@ -16,7 +16,12 @@ import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import javax.sql.DataSource;
@@ -35,13 +40,14 @@ import org.jboss.logging.Logger;
  * to deliver past a change while one of them reloaded). If the table cannot be read, fires keep the
  * last copy, and the failure is retried a TTL later; only a node that never read it fails its fires
  * (the fire is then audited or retried, as its delivery mode says). A read that hangs rather than
- * fails (a database taking over after its server died: a pool or driver reconnecting) holds up only
- * the fire that reads: the first fire to find the copy expired waits for it at most {@link
- * #LOAD_WAIT}, then it and every later fire go on with the last copy until the read ends. Without
- * that bound, every delivery of a node stopped until the database answered (7.7 s when a three-node
- * cluster lost the node that served its H2 file, docs/performance.md). The schema was migrated at
- * deployment start ({@link io.belfry.schema.SchemaStartup}), never here: a lazy migration on the
- * delivery threads of nodes sharing a fresh database raced, and the loser failed every delivery.
+ * fails (a database taking over after its server died: a pool or driver reconnecting) holds up no
+ * fire: the table is read on the server's managed executor, never on a fire's thread; the first
+ * fire to find the copy expired waits for the read at most {@link #LOAD_WAIT}, then it and every
+ * later fire go on with the last copy until the read ends. Without that bound, every delivery of a
+ * node stopped until the database answered (7.7 s when a three-node cluster lost the node that
+ * served its H2 file, docs/performance.md). The schema was migrated at deployment start ({@link
+ * io.belfry.schema.SchemaStartup}), never here: a lazy migration on the delivery threads of nodes
+ * sharing a fresh database raced, and the loser failed every delivery.
  */
 @ApplicationScoped
 public class JdbcSinkDirectory implements SinkDirectory {
@@ -65,6 +71,10 @@ public class JdbcSinkDirectory implements SinkDirectory {
 
   @Resource(lookup = AuditDatabase.DATASOURCE)
   private DataSource dataSource;
+
+  /** Where the table is read, never on a fire's thread: the server's default managed executor. */
+  @Resource(lookup = "java:comp/DefaultManagedExecutorService")
+  private ExecutorService loader;
 
   private final LongSupplier nanoTime;
   private final ReentrantLock loading = new ReentrantLock();
@@ -94,9 +104,10 @@ public class JdbcSinkDirectory implements SinkDirectory {
     this.failingUntil = nanoTime.getAsLong();
   }
 
-  /** On a given datasource and clock, outside the container (unit tests). */
-  JdbcSinkDirectory(DataSource dataSource, LongSupplier nanoTime) {
+  /** On a given datasource, clock and loader, outside the container (unit tests). */
+  JdbcSinkDirectory(DataSource dataSource, LongSupplier nanoTime, ExecutorService loader) {
     this.dataSource = dataSource;
+    this.loader = loader;
     this.nanoTime = nanoTime;
     this.failingUntil = nanoTime.getAsLong();
   }
@@ -105,11 +116,59 @@ public class JdbcSinkDirectory implements SinkDirectory {
   public Optional<SinkSettings> forNamespace(String namespace) {
     Copy current = copy;
     if (current == null || expired(current)) {
-      current = reload(current, true);
+      current = awaitReload(current);
     } else if (refreshDue(current)) {
-      current = reload(current, false);
+      reloadInBackground(current);
     }
     return Optional.ofNullable(current.sinks().get(namespace));
+  }
+
+  /** A read ahead, on the loader: the fire goes on with its copy whatever the read does. */
+  private void reloadInBackground(Copy seen) {
+    if (loading.isLocked()) {
+      return; // one under way
+    }
+    try {
+      loader.execute(
+          () -> {
+            try {
+              reload(seen, false);
+            } catch (RuntimeException e) {
+              LOG.debugf("BELFRY-0422 Reading the sink configuration ahead failed: %s", e);
+            }
+          });
+    } catch (RejectedExecutionException e) {
+      // stopping, or the executor is full: a later fire tries again
+    }
+  }
+
+  /**
+   * A read on the loader, waited for at most {@link #LOAD_WAIT}: the fire never reads the table
+   * itself, so a read that hangs holds up no fire for longer than that.
+   */
+  private Copy awaitReload(Copy seen) {
+    if (loadOverdue && loading.isLocked()) {
+      return stuckLoad(seen); // a fire already waited LOAD_WAIT for this read: no need to again
+    }
+    CompletableFuture<Copy> load;
+    try {
+      load = CompletableFuture.supplyAsync(() -> reload(seen, true), loader);
+    } catch (RejectedExecutionException e) {
+      return reload(seen, true); // no loader thread to be had: read on this one
+    }
+    try {
+      return load.get(LOAD_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      return stuckLoad(seen);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return stuckLoad(seen);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException failure) {
+        throw failure;
+      }
+      throw new SinkException("the sink configuration cannot be read: " + e.getCause(), e);
+    }
   }
 
   private boolean expired(Copy c) {
@@ -122,14 +181,11 @@ public class JdbcSinkDirectory implements SinkDirectory {
   }
 
   /**
-   * One load at a time. A fire whose copy is still within the TTL ({@code wait} false) does not
-   * wait for it: it goes on with that copy while another fire loads. A fire whose copy has expired,
-   * or that has none, waits for the load, or for the one under way.
+   * One load at a time, on the loader. A read ahead ({@code wait} false) gives way to one under
+   * way. A read for a fire whose copy has expired, or that has none, waits for the one under way,
+   * up to LOAD_WAIT, then reads.
    */
   private Copy reload(Copy seen, boolean wait) {
-    if (wait && loadOverdue && loading.isLocked()) {
-      return stuckLoad(seen); // a fire already waited LOAD_WAIT for this read: no need to again
-    }
     if (!lockToLoad(wait)) {
       if (wait) {
         return stuckLoad(seen);
