@@ -1,6 +1,7 @@
 package io.belfry.sinks;
 
 import io.belfry.audit.AuditDatabase;
+import io.belfry.reminders.config.ContainerResources;
 import io.belfry.reminders.sink.SinkDirectory;
 import io.belfry.reminders.sink.SinkException;
 import io.belfry.reminders.sink.SinkSettings;
@@ -72,8 +73,12 @@ public class JdbcSinkDirectory implements SinkDirectory {
   @Resource(lookup = AuditDatabase.DATASOURCE)
   private DataSource dataSource;
 
-  /** Where the table is read, never on a fire's thread: the server's default managed executor. */
-  @Resource(lookup = "java:comp/DefaultManagedExecutorService")
+  /**
+   * Where the table is read, never on a fire's thread: the server's default managed executor, by
+   * its global name ({@code java:comp/DefaultManagedExecutorService} is not bound on every thread
+   * that may create this bean: a delivery failed on it).
+   */
+  @Resource(lookup = ContainerResources.BACKGROUND)
   private ExecutorService loader;
 
   private final LongSupplier nanoTime;
