@@ -152,7 +152,10 @@ public class JdbcSinkDirectory implements SinkDirectory {
    * itself, so a read that hangs holds up no fire for longer than that.
    */
   private Copy awaitReload(Copy seen) {
-    if (loadOverdue && loading.isLocked()) {
+    // with no copy to fall back on, a fire waits for the read as long as it takes, as it always
+    // did: failing it after LOAD_WAIT would lose an at-most-once delivery to a slow database
+    boolean bounded = copy != null;
+    if (bounded && loadOverdue && loading.isLocked()) {
       return stuckLoad(seen); // a fire already waited LOAD_WAIT for this read: no need to again
     }
     CompletableFuture<Copy> load;
@@ -162,7 +165,7 @@ public class JdbcSinkDirectory implements SinkDirectory {
       return reload(seen, true); // no loader thread to be had: read on this one
     }
     try {
-      return load.get(LOAD_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+      return bounded ? load.get(LOAD_WAIT.toMillis(), TimeUnit.MILLISECONDS) : load.get();
     } catch (TimeoutException e) {
       return stuckLoad(seen);
     } catch (InterruptedException e) {
@@ -230,12 +233,19 @@ public class JdbcSinkDirectory implements SinkDirectory {
     }
   }
 
-  /** Takes the load lock: at once or not at all ({@code wait} false), else within LOAD_WAIT. */
+  /**
+   * Takes the load lock: at once or not at all ({@code wait} false), else within LOAD_WAIT, or for
+   * as long as it takes while there is no copy to fall back on.
+   */
   private boolean lockToLoad(boolean wait) {
     if (!wait) {
       return loading.tryLock();
     }
     try {
+      if (copy == null) {
+        loading.lockInterruptibly();
+        return true;
+      }
       return loading.tryLock(LOAD_WAIT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -289,4 +289,22 @@ class JdbcSinkDirectoryTest {
     }
     reloading.get(5, TimeUnit.SECONDS);
   }
+
+  @Test
+  void forNamespace_noCopyYet_readHangingPastTheWait_fireWaitsForItAndDelivers() throws Exception {
+    directory.save("shop", SinkSettings.webhook("http://127.0.0.1:9/a", SECRET), "alice");
+    JdbcSinkDirectory fresh = new JdbcSinkDirectory(switchable(), nanos::get, loader);
+    hang = new CountDownLatch(1);
+
+    CompletableFuture<String> first =
+        CompletableFuture.supplyAsync(() -> fresh.forNamespace("shop").orElseThrow().webhookUrl());
+    try {
+      assertThat(hanging.await(5, TimeUnit.SECONDS)).as("the read waits on the database").isTrue();
+      Thread.sleep(JdbcSinkDirectory.LOAD_WAIT.toMillis() + 500);
+      assertThat(first).as("no copy to fall back on: still waiting, not failed").isNotDone();
+    } finally {
+      hang.countDown();
+    }
+    assertThat(first.get(5, TimeUnit.SECONDS)).isEqualTo("http://127.0.0.1:9/a");
+  }
 }
