@@ -44,9 +44,10 @@ import org.jboss.logging.Logger;
  * fails (a database taking over after its server died: a pool or driver reconnecting) holds up no
  * fire: the table is read on the server's managed executor, never on a fire's thread; the first
  * fire to find the copy expired waits for the read at most {@link #LOAD_WAIT}, then it and every
- * later fire go on with the last copy until the read ends. Without that bound, every delivery of a
- * node stopped until the database answered (7.7 s when a three-node cluster lost the node that
- * served its H2 file, docs/performance.md). The schema was migrated at deployment start ({@link
+ * later fire go on with the last copy until the read ends (a node with no copy yet waits for the
+ * read however long it takes, as before). Without that bound, every delivery of a node stopped
+ * until the database answered (7.7 s when a three-node cluster lost the node that served its H2
+ * file, docs/performance.md). The schema was migrated at deployment start ({@link
  * io.belfry.schema.SchemaStartup}), never here: a lazy migration on the delivery threads of nodes
  * sharing a fresh database raced, and the loser failed every delivery.
  */
@@ -60,7 +61,7 @@ public class JdbcSinkDirectory implements SinkDirectory {
 
   /**
    * How long a fire whose copy has expired waits for a read under way before it goes on with the
-   * last copy (or, on a node that never read the table, fails).
+   * last copy; a node that never read the table has none, and waits for the read however long.
    */
   public static final Duration LOAD_WAIT = Duration.ofSeconds(1);
 
