@@ -277,9 +277,8 @@ class RestoreScriptsIT {
             "VERIFY_SUSPECT2",
             "SYM_ENCRYPT",
             "SERIALIZE",
-            "pbcast.NAKACK2",
-            "UNICAST3",
-            "pbcast.STABLE",
+            "NAKACK4",
+            "UNICAST4",
             "pbcast.GMS",
             "FRAG4");
 
