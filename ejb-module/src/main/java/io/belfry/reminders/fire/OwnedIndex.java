@@ -20,10 +20,7 @@ import org.jboss.logging.Logger;
  * hints only: a run validates each against the store before it fires.
  *
  * <p>On a topology change the owned segments now are compared with those armed: lost segments are
- * dropped from the index (one O(n) pass), gained ones are read from the local replica and armed: at
- * once when the scheduler is driven by hand, else later, a few segments at a time by the scheduler
- * without its lock ({@link #takeUnread}), since a node that takes over half a million reminders
- * reads them for seconds and nothing would fire meanwhile.
+ * dropped from the index (one O(n) pass), gained ones are read from the local replica and armed.
  *
  * <p><b>Fires in flight.</b> A run takes its hints off the index before it commits them, so while a
  * commit is undecided the index does not hold its hint, and the replica may still show the version
@@ -52,11 +49,6 @@ final class OwnedIndex {
 
   /** Cache key → version of each hint a run has taken off to commit and not yet settled. */
   private final Map<String, Long> inFlight = new HashMap<>();
-
-  /** Owned segments gained but not read yet; see {@link #readGainsLater}. */
-  private final BitSet unread = new BitSet();
-
-  private boolean readGainsLater;
 
   OwnedIndex(ReminderStore store, Ownership ownership, Predicate<String> served) {
     this.store = store;
@@ -101,20 +93,11 @@ final class OwnedIndex {
     inFlight.remove(hint.cacheKey(), hint.version());
   }
 
-  /**
-   * From now on, segments gained at a topology change are left for the scheduler to read ({@link
-   * #takeUnread}) instead of being read at once; in automatic mode.
-   */
-  void readGainsLater() {
-    readGainsLater = true;
-  }
-
   /** Forgets every hint and segment; the store keeps everything. */
   void clear() {
     inFlight.clear();
     hints.clear();
     owned = new BitSet();
-    unread.clear();
   }
 
   /** Whether the topology installed now names other primary segments than those armed. */
@@ -129,41 +112,15 @@ final class OwnedIndex {
     BitSet gained = (BitSet) now.clone();
     gained.andNot(owned);
     owned = now;
-    unread.andNot(lost);
     if (!lost.isEmpty()) {
       hints.removeIf(key -> lost.get(ownership.segmentOf(key)));
     }
-    if (readGainsLater) {
-      unread.or(gained);
-    } else if (!gained.isEmpty()) {
+    if (!gained.isEmpty()) {
       store.forEachLocal(gained, this::arm);
     }
     LOG.debugf(
         "BELFRY-0304 Topology changed: %d segments gained, %d lost, %d owned",
         gained.cardinality(), lost.cardinality(), now.cardinality());
-  }
-
-  boolean hasUnread() {
-    return !unread.isEmpty();
-  }
-
-  /** Takes up to {@code max} gained segments not read yet off the list, for the caller to read. */
-  BitSet takeUnread(int max) {
-    BitSet taken = new BitSet();
-    for (int s = unread.nextSetBit(0), n = 0;
-        s >= 0 && n < max;
-        s = unread.nextSetBit(s + 1), n++) {
-      taken.set(s);
-    }
-    unread.andNot(taken);
-    return taken;
-  }
-
-  /** Puts back taken segments whose read failed, those still owned; to be read again. */
-  void putBackUnread(BitSet segments) {
-    BitSet stillOwned = (BitSet) segments.clone();
-    stillOwned.and(owned);
-    unread.or(stillOwned);
   }
 
   /** {@link #arm} if the entry's segment is owned; returns whether it was armed. */

@@ -113,17 +113,9 @@ final class Recovery {
    * inbox, and {@link #arm} never arms an entry over a newer version. Throws if the store fails.
    */
   List<OwnedIndex.Observed> read(Step step) {
-    return read(step.segments());
-  }
-
-  /**
-   * Reads the stored entries of {@code segments} ({@code null}: all) as {@link #read(Step)} does;
-   * also for segments gained at a topology change.
-   */
-  List<OwnedIndex.Observed> read(BitSet segments) {
     List<OwnedIndex.Observed> found = new ArrayList<>();
     store.forEachLocal(
-        segments,
+        step.segments(),
         (key, value) -> {
           long version;
           try {

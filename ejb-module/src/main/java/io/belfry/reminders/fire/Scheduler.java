@@ -98,8 +98,6 @@ public final class Scheduler implements ChangeSink {
 
   private volatile boolean running;
 
-  private boolean gainedStepQueued; // a readGainedStep is queued on the timer; under the lock
-
   public Scheduler(
       ReminderStore store,
       Ownership ownership,
@@ -210,7 +208,6 @@ public final class Scheduler implements ChangeSink {
         recovery.readAll();
         return;
       }
-      index.readGainsLater();
       recovery.planSteps(ownership.segmentCount());
       long period = settings.scanInterval().toMillis();
       sweeper = timer.scheduleAtFixedRate(this::runQuietly, period, period, TimeUnit.MILLISECONDS);
@@ -269,63 +266,6 @@ public final class Scheduler implements ChangeSink {
     }
     if (more) {
       scheduleRecoveryStep(0);
-    }
-  }
-
-  /**
-   * Reads a few of the segments gained at a topology change, without the lock like a recovery step
-   * (half a million reminders take seconds), and arms them; its {@link #rearm} queues the next.
-   */
-  private void readGainedStep() {
-    BitSet segments;
-    lock.lock();
-    try {
-      gainedStepQueued = false;
-      if (!running || !index.hasUnread()) {
-        return;
-      }
-      segments = index.takeUnread(Recovery.SEGMENTS_PER_STEP);
-    } finally {
-      lock.unlock();
-    }
-    List<OwnedIndex.Observed> found;
-    try {
-      found = recovery.read(segments);
-    } catch (RuntimeException e) {
-      LOG.warnf("BELFRY-0344 Reading gained segments %s failed, retried: %s", segments, e);
-      lock.lock();
-      try {
-        index.putBackUnread(segments);
-        scheduleGainedStep(FAILED_RETRY_PAUSE_MILLIS);
-      } finally {
-        lock.unlock();
-      }
-      return;
-    }
-    lock.lock();
-    try {
-      if (!running) {
-        return;
-      }
-      for (OwnedIndex.Observed entry : found) {
-        index.armIfOwned(entry); // lost again meanwhile: not armed
-      }
-      rearm();
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /** Queues a {@link #readGainedStep} unless one is queued; under the lock. */
-  private void scheduleGainedStep(long delayMillis) {
-    if (gainedStepQueued || !running) {
-      return;
-    }
-    try {
-      timer.schedule(this::readGainedStepQuietly, delayMillis, TimeUnit.MILLISECONDS);
-      gainedStepQueued = true;
-    } catch (RejectedExecutionException e) {
-      LOG.debugf("BELFRY-0345 Timer rejected a read of gained segments; stopping?");
     }
   }
 
@@ -545,10 +485,6 @@ public final class Scheduler implements ChangeSink {
     quietly(this::recoverStep, "BELFRY-0343 Recovery step failed");
   }
 
-  private void readGainedStepQuietly() {
-    quietly(this::readGainedStep, "BELFRY-0346 Reading gained segments failed");
-  }
-
   /**
    * Runs a timer task in the owner's context. A failure is logged, never thrown: it would cancel a
    * periodic task, and the next run, renewal or step tries again.
@@ -575,16 +511,10 @@ public final class Scheduler implements ChangeSink {
     }
   }
 
-  /**
-   * Arms the single wake-up at the earliest time anything can happen, and queues the read of gained
-   * segments (every section that drains the inbox ends here); automatic mode only.
-   */
+  /** Arms the single wake-up at the earliest time anything can happen; automatic mode only. */
   private void rearm() {
     if (timer == null || !running) {
       return;
-    }
-    if (index.hasUnread()) {
-      scheduleGainedStep(0);
     }
     // While blocked (backlog rate, refused deliveries, a store refusing writes), nothing due can
     // happen before blockedUntil: overdue entries must not make the wake-up immediate, or the

@@ -133,15 +133,9 @@ final class InMemoryNode implements ReminderStore, Ownership, ChangeFeed {
   /** Whether this node owns the single segment; flipped by tests, with or without notice. */
   volatile boolean owner = true;
 
-  /**
-   * The segments this node owns when a test sets it; {@code null}: all or none, by {@link #owner}.
-   */
-  volatile BitSet ownedSegments;
-
   @Override
   public boolean isPrimaryOwner(String cacheKey) {
-    BitSet some = ownedSegments;
-    return some == null ? owner : some.get(segmentOf(cacheKey));
+    return owner;
   }
 
   @Override
@@ -156,10 +150,6 @@ final class InMemoryNode implements ReminderStore, Ownership, ChangeFeed {
 
   @Override
   public BitSet primarySegments() {
-    BitSet some = ownedSegments;
-    if (some != null) {
-      return (BitSet) some.clone();
-    }
     BitSet all = new BitSet();
     if (owner) {
       all.set(0, segments);
@@ -173,14 +163,6 @@ final class InMemoryNode implements ReminderStore, Ownership, ChangeFeed {
   @Override
   public String localNode() {
     return name;
-  }
-
-  /** Tells the subscriber that the topology changed, as the cache's topology listener does. */
-  void changeTopology() {
-    ChangeSink s = sink;
-    if (s != null) {
-      s.topologyChanged();
-    }
   }
 
   @Override
