@@ -38,8 +38,13 @@ class InFlightCommitTest {
   @Test
   void sweepWhileTheCommitIsUndecided_doesNotArmTheVersionAgain() throws Exception {
     ReminderEngine engine = startedEngine();
-    CompletableFuture<Integer> firstRun = runWithItsCommitHeld(engine);
-    Runnable firstCommit = held.take();
+    engine.set(ReminderSpec.once(ID, clock.now().plusSeconds(1), null));
+    node.commitExecutor = held::add;
+    clock.advance(Duration.ofSeconds(1));
+
+    CompletableFuture<Integer> firstRun = CompletableFuture.supplyAsync(engine::tick);
+    Runnable firstCommit = held.poll(10, TimeUnit.SECONDS);
+    assertThat(firstCommit).as("the run issued its commit").isNotNull();
 
     // The replica still holds the pending version: the sweep reads it while the commit waits.
     engine.sweep();
@@ -77,8 +82,13 @@ class InFlightCommitTest {
   @Test
   void aNewerVersionWrittenWhileTheCommitIsUndecided_isArmed() throws Exception {
     ReminderEngine engine = startedEngine();
-    CompletableFuture<Integer> firstRun = runWithItsCommitHeld(engine);
-    Runnable firstCommit = held.take();
+    engine.set(ReminderSpec.once(ID, clock.now().plusSeconds(1), null));
+    node.commitExecutor = held::add;
+    clock.advance(Duration.ofSeconds(1));
+
+    CompletableFuture<Integer> firstRun = CompletableFuture.supplyAsync(engine::tick);
+    Runnable firstCommit = held.poll(10, TimeUnit.SECONDS);
+    assertThat(firstCommit).isNotNull();
 
     node.commitExecutor = null;
     engine.set(ReminderSpec.once(ID, clock.now().plusSeconds(60), null));
@@ -88,23 +98,6 @@ class InFlightCommitTest {
     clock.advance(Duration.ofSeconds(60));
     assertThat(engine.tick()).as("the set's own version was armed").isEqualTo(1);
     assertThat(delivered).containsExactly("k");
-  }
-
-  /**
-   * Sets {@link #ID} due in a second, lets the second pass and starts a run on another thread whose
-   * commit is held in {@link #held}; returns once the run has issued it.
-   */
-  private CompletableFuture<Integer> runWithItsCommitHeld(ReminderEngine engine)
-      throws InterruptedException {
-    engine.set(ReminderSpec.once(ID, clock.now().plusSeconds(1), null));
-    node.commitExecutor = held::add;
-    clock.advance(Duration.ofSeconds(1));
-    CompletableFuture<Integer> run = CompletableFuture.supplyAsync(engine::tick);
-    for (int waited = 0; held.isEmpty(); waited += 10) {
-      assertThat(waited).as("the run issued its commit").isLessThan(10_000);
-      Thread.sleep(10);
-    }
-    return run;
   }
 
   private ReminderEngine startedEngine() {
