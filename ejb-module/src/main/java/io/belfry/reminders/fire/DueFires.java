@@ -158,7 +158,7 @@ final class DueFires {
         group.rateBound = true;
         break;
       }
-      TimeIndex.Entry hint = index.takeOff(now, 1).get(0);
+      TimeIndex.Entry hint = hints.pollDue(now, 1).get(0);
       taken++;
       if (late) {
         group.held++;
@@ -233,8 +233,6 @@ final class DueFires {
       // after the held tokens the guard's burials and stale hints left unspent: now, if any is left
       blockedUntil = Math.min(blockedUntil, backlog.nextTokenAt(now));
     }
-    group.checked.forEach(index::land);
-    group.unchecked.forEach(index::land);
     if (!putBack) {
       return;
     }

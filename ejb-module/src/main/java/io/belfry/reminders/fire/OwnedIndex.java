@@ -7,9 +7,6 @@ import io.belfry.reminders.placement.Ownership;
 import io.belfry.reminders.schedule.TimeIndex;
 import io.belfry.reminders.store.ReminderStore;
 import java.util.BitSet;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
 import org.jboss.logging.Logger;
@@ -21,18 +18,6 @@ import org.jboss.logging.Logger;
  *
  * <p>On a topology change the owned segments now are compared with those armed: lost segments are
  * dropped from the index (one O(n) pass), gained ones are read from the local replica and armed.
- *
- * <p><b>Fires in flight.</b> A run takes its hints off the index before it commits them, so while a
- * commit is undecided the index does not hold its hint, and the replica may still show the version
- * it replaces. Whatever reads the replica meanwhile (the sweep, a recovery step, gained segments)
- * would arm that version again, and the next run would issue a second conditional replace of it
- * while the first is under way. The conditional replace should let only one win, but Infinispan
- * does not promise that in a non-transactional cache while the topology changes (ISPN-3422: a
- * command retried after a topology change matches the expected value or the new one), and CI once
- * saw one version fired twice on one node 50 ms apart while the owner's death moved segments. So
- * the index remembers the versions in flight ({@link #takeOff}) and arms none of them again until
- * the run that took it has settled ({@link #land}); a newer version of the same key is armed as
- * usual.
  *
  * <p>Not thread-safe: used only under the scheduler's lock.
  */
@@ -46,9 +31,6 @@ final class OwnedIndex {
   private final Predicate<String> served;
   private final TimeIndex hints = new TimeIndex();
   private BitSet owned = new BitSet();
-
-  /** Cache key → version of each hint a run has taken off to commit and not yet settled. */
-  private final Map<String, Long> inFlight = new HashMap<>();
 
   OwnedIndex(ReminderStore store, Ownership ownership, Predicate<String> served) {
     this.store = store;
@@ -79,23 +61,8 @@ final class OwnedIndex {
     owned = ownership.primarySegments();
   }
 
-  /** Takes the hints due at {@code now} off the index, at most {@code limit}, as in flight. */
-  List<TimeIndex.Entry> takeOff(long now, int limit) {
-    List<TimeIndex.Entry> taken = hints.pollDue(now, limit);
-    for (TimeIndex.Entry hint : taken) {
-      inFlight.put(hint.cacheKey(), hint.version());
-    }
-    return taken;
-  }
-
-  /** The commit of {@code hint} is decided and settled: its version may be armed again. */
-  void land(TimeIndex.Entry hint) {
-    inFlight.remove(hint.cacheKey(), hint.version());
-  }
-
   /** Forgets every hint and segment; the store keeps everything. */
   void clear() {
-    inFlight.clear();
     hints.clear();
     owned = new BitSet();
   }
@@ -179,10 +146,6 @@ final class OwnedIndex {
     Optional<TimeIndex.Entry> hint = hints.get(entry.cacheKey());
     // Writes to one key can reach the inbox out of order only via a sweep; never go backwards.
     if (hint.isPresent() && hint.get().version() > entry.version()) {
-      return false;
-    }
-    if (entry.armed() && Long.valueOf(entry.version()).equals(inFlight.get(entry.cacheKey()))) {
-      // its commit is under way: the run that took it puts it back if it must be tried again
       return false;
     }
     if (entry.armed()) {
