@@ -94,8 +94,9 @@ final class Intruder implements AutoCloseable {
           <FD_ALL3 timeout="5000" interval="1000"/>
           <VERIFY_SUSPECT2 timeout="500"/>
           %s
-          <NAKACK4/>
-          <UNICAST4/>
+          <pbcast.NAKACK2 use_mcast_xmit="false"/>
+          <UNICAST3/>
+          <pbcast.STABLE/>
           <pbcast.GMS join_timeout="1000" max_join_attempts="3" print_local_addr="false"/>
           <FRAG4/>
         </config>

@@ -277,8 +277,9 @@ class RestoreScriptsIT {
             "VERIFY_SUSPECT2",
             "SYM_ENCRYPT",
             "SERIALIZE",
-            "NAKACK4",
-            "UNICAST4",
+            "pbcast.NAKACK2",
+            "UNICAST3",
+            "pbcast.STABLE",
             "pbcast.GMS",
             "FRAG4");
 
