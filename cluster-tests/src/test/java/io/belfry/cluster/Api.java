@@ -172,6 +172,11 @@ final class Api {
     return healthReport().getJsonObject("engine").getBoolean("recovered");
   }
 
+  /** Whether this node holds the whole replica: its state transfer has ended (health report). */
+  boolean stateReceived() throws IOException {
+    return healthReport().getJsonObject("cache").getBoolean("stateReceived");
+  }
+
   /** The members this node sees, from its health report. */
   List<String> members() throws IOException {
     return healthReport().getJsonArray("members").getValuesAs(JsonString.class).stream()

@@ -9,6 +9,7 @@ import io.belfry.reminders.engine.VirtualTimeDriver;
 import io.belfry.reminders.fire.EngineSettings;
 import io.belfry.reminders.fire.ResurrectionGuard;
 import io.belfry.reminders.placement.ConflictRepair;
+import io.belfry.reminders.placement.JoinWrites;
 import io.belfry.reminders.schedule.Clock;
 import io.belfry.reminders.schedule.SettableClock;
 import io.belfry.reminders.virtualtime.VirtualTimeSwitch;
@@ -60,6 +61,7 @@ public class EngineRuntime {
 
   private ReminderEngine engine;
   private ConflictRepair repair;
+  private JoinWrites joins;
 
   /** Set only on virtual time ({@link VirtualTimeSwitch}). */
   private VirtualTimeDriver virtualTime;
@@ -101,6 +103,8 @@ public class EngineRuntime {
     engine.start();
     repair = new ConflictRepair(cache, background);
     repair.start();
+    joins = new JoinWrites(cache, background);
+    joins.start();
     LOG.infof(
         "BELFRY-0003 Serving namespaces %s on node %s",
         namespaces.served(), cache.getCacheManager().getAddress());
@@ -108,6 +112,9 @@ public class EngineRuntime {
 
   @PreDestroy
   void stop() {
+    if (joins != null) {
+      joins.stop();
+    }
     if (repair != null) {
       repair.stop();
     }

@@ -9,9 +9,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.infinispan.Cache;
 import org.infinispan.conflict.ConflictManager;
-import org.infinispan.conflict.ConflictManagerFactory;
 import org.infinispan.container.entries.CacheEntry;
-import org.infinispan.container.entries.InternalCacheValue;
 import org.infinispan.encoding.DataConversion;
 import org.infinispan.notifications.Listener;
 import org.infinispan.notifications.cachemanagerlistener.annotation.Merged;
@@ -28,10 +26,10 @@ import org.jboss.logging.Logger;
  *
  * <p>It runs after partitions merge. A merge that arrives while a pass runs is not dropped: another
  * pass follows. A pass waits for the topology to settle for as long as it takes; only stopping the
- * deployment ends the wait. It does not run when a member joins: a joiner's replica is replaced by
- * state transfer before any of this code sees it (so there is nothing left to reconcile), and a
- * pass reads every replica of every key (11-20 s on the test clusters even with no key differing),
- * which slowed a graceful leave's hand-off when it ran on joins.
+ * deployment ends the wait. It does not run when a member joins: a pass reads every replica of
+ * every key (11-20 s on the test clusters even with no key differing), which slowed a graceful
+ * leave's hand-off when it ran on joins. A joiner's replica is replaced by state transfer, but some
+ * writes made while it joined were seen to miss it; {@link JoinWrites} settles just those keys.
  */
 @Listener
 public final class ConflictRepair {
@@ -39,9 +37,9 @@ public final class ConflictRepair {
   private static final Logger LOG = Logger.getLogger(ConflictRepair.class);
   private static final long PAUSE_MILLIS = 500;
   private static final long PATIENCE_BEFORE_WARNING_MILLIS = 30_000;
-  private static final int SETTLE_ATTEMPTS = 20;
 
   private final Cache<String, String> cache;
+  private final ReplicaSettling settling;
   private final Executor executor;
   private final AtomicBoolean requested = new AtomicBoolean();
   private final AtomicBoolean draining = new AtomicBoolean();
@@ -49,6 +47,7 @@ public final class ConflictRepair {
 
   public ConflictRepair(Cache<String, String> cache, Executor executor) {
     this.cache = cache;
+    this.settling = new ReplicaSettling(cache);
     this.executor = executor;
   }
 
@@ -75,7 +74,7 @@ public final class ConflictRepair {
     requested.set(true);
     if (draining.compareAndSet(false, true)) {
       try {
-        executor.execute(this::drain);
+        executor.execute(() -> ReplicaSettling.inDeployment(this::drain));
       } catch (RejectedExecutionException e) {
         // the server is suspending or stopping; the next merge asks again
         draining.set(false);
@@ -125,7 +124,7 @@ public final class ConflictRepair {
             }
             // in the storage form: not a String in WildFly, whatever the generic type says
             Object storageKey = ((CacheEntry<?, ?>) winner).getKey();
-            settle(
+            settling.settle(
                 conflicts,
                 storageKey,
                 (String) keys.fromStorage(winner.getKey()),
@@ -133,49 +132,6 @@ public final class ConflictRepair {
           });
     }
     return differing[0];
-  }
-
-  /**
-   * Writes {@code winner} to every replica unless what the key's primary owner holds now beats it,
-   * with a write conditional on that value (a conditional write is decided by the primary): a set,
-   * cancel or fire committed since the conflict was read is never undone. Writing back the current
-   * value also brings the lagging replicas in line.
-   */
-  private void settle(
-      ConflictManager<String, String> conflicts, Object storageKey, String key, String winner) {
-    DataConversion values = cache.getAdvancedCache().getValueDataConversion();
-    for (int attempt = 0; attempt < SETTLE_ATTEMPTS; attempt++) {
-      Address primary =
-          cache
-              .getAdvancedCache()
-              .getDistributionManager()
-              .getCacheTopology()
-              .getDistribution(storageKey)
-              .primary();
-      InternalCacheValue<?> held = versionsOf(conflicts, storageKey).get(primary);
-      String current =
-          held == null || held.getValue() == null
-              ? null
-              : (String) values.fromStorage(held.getValue());
-      if (current == null) {
-        if (cache.putIfAbsent(key, winner) == null) {
-          return;
-        }
-        continue;
-      }
-      String kept = VersionMerge.beats(key, winner, current) ? winner : current;
-      if (cache.replace(key, current, kept)) {
-        return;
-      }
-    }
-    LOG.warnf("BELFRY-0023 Replicas of %s not reconciled: it kept changing", key);
-  }
-
-  /** Every replica's value of a key given in its storage form, as conflict resolution reads it. */
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  private static Map<Address, InternalCacheValue<?>> versionsOf(
-      ConflictManager<String, String> conflicts, Object storageKey) {
-    return (Map) ((ConflictManager) conflicts).getAllVersions(storageKey);
   }
 
   /**
@@ -187,8 +143,7 @@ public final class ConflictRepair {
    */
   public boolean repair() {
     try {
-      ConflictManager<String, String> conflicts =
-          ConflictManagerFactory.get(cache.getAdvancedCache());
+      ConflictManager<String, String> conflicts = settling.conflicts();
       long waitingSince = System.nanoTime();
       boolean warned = false;
       while (!stopped) {

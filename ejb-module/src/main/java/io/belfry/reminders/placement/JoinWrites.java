@@ -1,0 +1,142 @@
+package io.belfry.reminders.placement;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.infinispan.Cache;
+import org.infinispan.distribution.DistributionManager;
+import org.infinispan.notifications.Listener;
+import org.infinispan.notifications.cachelistener.annotation.CacheEntryCreated;
+import org.infinispan.notifications.cachelistener.annotation.CacheEntryModified;
+import org.infinispan.notifications.cachelistener.annotation.TopologyChanged;
+import org.infinispan.notifications.cachelistener.event.CacheEntryCreatedEvent;
+import org.infinispan.notifications.cachelistener.event.CacheEntryModifiedEvent;
+import org.infinispan.notifications.cachelistener.event.TopologyChangedEvent;
+import org.jboss.logging.Logger;
+
+/**
+ * Settles the replicas of the keys written while the cache rebalanced, once the rebalance is over.
+ * A node restarted under writes was seen (ChaosClusterIT) to end its join without some of the
+ * writes acknowledged while it received its state: it held the version before, and as the new
+ * primary owner it then fired or buried that version over the acknowledged one, or never armed the
+ * new one. Each node notes the keys written on it while a rebalance is in progress; when one ends,
+ * the coordinator reads every replica of those keys and settles the ones that differ on the winner
+ * of the version rule ({@link ReplicaSettling}). Only those keys: a whole conflict pass reads every
+ * replica of every key.
+ *
+ * <p>The other nodes drop their notes then. A pass that fails part-way (the topology changed again)
+ * keeps the keys left for the next rebalance's end.
+ */
+@Listener(observation = Listener.Observation.POST)
+public final class JoinWrites {
+
+  private static final Logger LOG = Logger.getLogger(JoinWrites.class);
+
+  private final Cache<String, String> cache;
+  private final Executor executor;
+  private final ReplicaSettling settling;
+  private final Set<String> written = ConcurrentHashMap.newKeySet();
+  private final AtomicBoolean draining = new AtomicBoolean();
+  private volatile boolean stopped;
+
+  public JoinWrites(Cache<String, String> cache, Executor executor) {
+    this.cache = cache;
+    this.executor = executor;
+    this.settling = new ReplicaSettling(cache);
+  }
+
+  public void start() {
+    cache.addListener(this);
+  }
+
+  public void stop() {
+    stopped = true;
+    cache.removeListener(this);
+  }
+
+  @CacheEntryCreated
+  public void created(CacheEntryCreatedEvent<Object, Object> event) {
+    note(event.getKey());
+  }
+
+  @CacheEntryModified
+  public void modified(CacheEntryModifiedEvent<Object, Object> event) {
+    note(event.getKey());
+  }
+
+  @TopologyChanged
+  public void topologyChanged(TopologyChangedEvent<Object, Object> event) {
+    if (!event.isPre() && !rebalancing() && !written.isEmpty()) {
+      request();
+    }
+  }
+
+  /** How many keys wait to be compared; for tests and the log. */
+  public int pending() {
+    return written.size();
+  }
+
+  private void note(Object key) {
+    if (key instanceof String cacheKey && rebalancing()) {
+      written.add(cacheKey);
+    }
+  }
+
+  private boolean rebalancing() {
+    DistributionManager distribution = cache.getAdvancedCache().getDistributionManager();
+    return distribution != null && distribution.getCacheTopology().getPhase().isRebalance();
+  }
+
+  private void request() {
+    if (stopped || !draining.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      executor.execute(() -> ReplicaSettling.inDeployment(this::drain));
+    } catch (RejectedExecutionException e) {
+      // the server is stopping; the keys wait for the next rebalance's end
+      draining.set(false);
+    }
+  }
+
+  private void drain() {
+    try {
+      if (!cache.getCacheManager().isCoordinator()) {
+        written.clear();
+        return;
+      }
+      long start = System.nanoTime();
+      List<String> keys = new ArrayList<>(written);
+      int differing = 0;
+      int compared = 0;
+      for (String key : keys) {
+        if (stopped || rebalancing()) {
+          break; // the next rebalance's end takes up the rest
+        }
+        try {
+          if (settling.settleIfDiffering(key)) {
+            differing++;
+          }
+          written.remove(key);
+          compared++;
+        } catch (RuntimeException e) {
+          LOG.debugf(e, "Replicas of %s not compared; left for the next rebalance", key);
+          break;
+        }
+      }
+      LOG.infof(
+          "BELFRY-0025 Replicas of %d keys written while the cache rebalanced compared in %d ms:"
+              + " %d differed and were settled%s",
+          compared,
+          (System.nanoTime() - start) / 1_000_000,
+          differing,
+          written.isEmpty() ? "" : "; " + written.size() + " left for the next rebalance");
+    } finally {
+      draining.set(false);
+    }
+  }
+}
