@@ -280,8 +280,26 @@ public final class ReminderEngine {
         wait.pauseAfter(e);
       }
     }
-    throw new IllegalStateException(
-        "Could not set " + spec.id().cacheKey() + ": " + MAX_WRITE_ATTEMPTS + " lost races");
+    throw lostRaces(spec.id(), "set");
+  }
+
+  /**
+   * Every attempt lost its race: what this node read of the key kept differing from what its
+   * primary owner holds. Seen while a node joined and its replica had missed a write ({@code
+   * JoinWrites} settles such keys once the rebalance ends): a 503 to retry, not a server error.
+   */
+  private static RemindersUnavailableException lostRaces(ReminderId id, String operation) {
+    return new RemindersUnavailableException(
+        id.namespace(),
+        id.key(),
+        new IllegalStateException(
+            "Could not "
+                + operation
+                + " "
+                + id.cacheKey()
+                + ": "
+                + MAX_WRITE_ATTEMPTS
+                + " lost races"));
   }
 
   /**
@@ -408,8 +426,7 @@ public final class ReminderEngine {
         wait.pauseAfter(e);
       }
     }
-    throw new IllegalStateException(
-        "Could not " + operation + " " + id.cacheKey() + ": " + MAX_WRITE_ATTEMPTS + " lost races");
+    throw lostRaces(id, operation);
   }
 
   /**

@@ -86,6 +86,30 @@ public final class JoinWrites {
     }
   }
 
+  /**
+   * Compares every replica of each key and settles those that differ; returns how many differed.
+   * Stops early if the cache rebalances again or a replica cannot be read; the keys not compared
+   * stay noted. Runs on the caller's thread (the drain's, or a test's).
+   */
+  public int settle(List<String> keys) {
+    int differing = 0;
+    for (String key : keys) {
+      if (stopped || rebalancing()) {
+        break; // the next rebalance's end takes up the rest
+      }
+      try {
+        if (settling.settleIfDiffering(key)) {
+          differing++;
+        }
+        written.remove(key);
+      } catch (RuntimeException e) {
+        LOG.debugf(e, "Replicas of %s not compared; left for the next rebalance", key);
+        break;
+      }
+    }
+    return differing;
+  }
+
   private boolean rebalancing() {
     DistributionManager distribution = cache.getAdvancedCache().getDistributionManager();
     return distribution != null && distribution.getCacheTopology().getPhase().isRebalance();
@@ -110,24 +134,9 @@ public final class JoinWrites {
         return;
       }
       long start = System.nanoTime();
-      List<String> keys = new ArrayList<>(written);
-      int differing = 0;
-      int compared = 0;
-      for (String key : keys) {
-        if (stopped || rebalancing()) {
-          break; // the next rebalance's end takes up the rest
-        }
-        try {
-          if (settling.settleIfDiffering(key)) {
-            differing++;
-          }
-          written.remove(key);
-          compared++;
-        } catch (RuntimeException e) {
-          LOG.debugf(e, "Replicas of %s not compared; left for the next rebalance", key);
-          break;
-        }
-      }
+      int compared = written.size();
+      int differing = settle(new ArrayList<>(written));
+      compared -= written.size();
       LOG.infof(
           "BELFRY-0025 Replicas of %d keys written while the cache rebalanced compared in %d ms:"
               + " %d differed and were settled%s",

@@ -7,9 +7,11 @@ import io.belfry.reminders.model.ReminderId;
 import io.belfry.reminders.model.ReminderRecord;
 import io.belfry.reminders.model.ReminderState;
 import io.belfry.reminders.placement.ConflictRepair;
+import io.belfry.reminders.placement.JoinWrites;
 import io.belfry.reminders.store.CacheValues;
 import io.belfry.reminders.store.VersionMergeTest;
 import java.nio.file.Path;
+import java.util.List;
 import org.infinispan.Cache;
 import org.infinispan.context.Flag;
 import org.junit.jupiter.api.AfterEach;
@@ -67,6 +69,32 @@ class ConflictRepairTest {
       assertThat(localValue(cache, onlyOne))
           .as("node %d: an entry one replica lacked is kept, not dropped", node)
           .isEqualTo(encoded(lonely));
+    }
+  }
+
+  @Test
+  void joinWrites_settlesTheKeysWhoseReplicasDiffer_andLeavesTheOthers() {
+    ReminderId missed = ReminderId.of("join", "missed-by-one");
+    ReminderId agreed = ReminderId.of("join", "agreed");
+    put(cluster.cache(0), VersionMergeTest.live(missed, 10));
+    put(cluster.cache(0), VersionMergeTest.live(agreed, 10));
+    // the write a joiner missed: every replica but one has the newer version
+    ReminderRecord newer = VersionMergeTest.live(missed, 11);
+    putLocally(cluster.cache(0), newer);
+    putLocally(cluster.cache(1), newer);
+
+    int differing =
+        new JoinWrites(cluster.cache(0), Runnable::run)
+            .settle(List.of(missed.cacheKey(), agreed.cacheKey()));
+
+    assertThat(differing).isEqualTo(1);
+    for (int node = 0; node < 3; node++) {
+      assertThat(localValue(cluster.cache(node), missed))
+          .as("node %d: the newer version", node)
+          .isEqualTo(encoded(newer));
+      assertThat(localValue(cluster.cache(node), agreed))
+          .as("node %d: untouched", node)
+          .isEqualTo(encoded(VersionMergeTest.live(agreed, 10)));
     }
   }
 
