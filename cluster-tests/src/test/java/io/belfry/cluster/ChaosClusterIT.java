@@ -35,7 +35,9 @@ import org.junit.jupiter.api.TestInstance;
  * acknowledged operations with the audit table (and, where the audit lacks a row, with the stored
  * tombstones) and reports: acknowledged reminders that never fired (must be 0), occurrences fired
  * twice in steady state (must be 0) and during churn (reported), and fires of a version after its
- * replace or cancel was acknowledged (must be 0). Only loopback is used.
+ * replace or cancel was acknowledged (must be 0). Only loopback is used. The load lasts {@code
+ * -Dbelfry.chaos.seconds} (default 80; longer runs found the failures of 2026-11-26 more often).
+ * The second test restarts a node under writes and compares the replicas key by key.
  */
 @Tag("chaos")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
