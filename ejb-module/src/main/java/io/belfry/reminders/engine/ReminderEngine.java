@@ -289,17 +289,10 @@ public final class ReminderEngine {
    * JoinWrites} settles such keys once the rebalance ends): a 503 to retry, not a server error.
    */
   private static RemindersUnavailableException lostRaces(ReminderId id, String operation) {
+    String detail =
+        "Could not %s %s: %d lost races".formatted(operation, id.cacheKey(), MAX_WRITE_ATTEMPTS);
     return new RemindersUnavailableException(
-        id.namespace(),
-        id.key(),
-        new IllegalStateException(
-            "Could not "
-                + operation
-                + " "
-                + id.cacheKey()
-                + ": "
-                + MAX_WRITE_ATTEMPTS
-                + " lost races"));
+        id.namespace(), id.key(), new IllegalStateException(detail));
   }
 
   /**

@@ -75,11 +75,6 @@ public final class JoinWrites {
     }
   }
 
-  /** How many keys wait to be compared; for tests and the log. */
-  public int pending() {
-    return written.size();
-  }
-
   private void note(Object key) {
     if (key instanceof String cacheKey && rebalancing()) {
       written.add(cacheKey);

@@ -61,11 +61,12 @@ final class ReplicaSettling {
    */
   boolean settleIfDiffering(String key) {
     Object storageKey = keys.toStorage(key);
+    ConflictManager<String, String> conflicts = conflicts();
     String winner = null;
     String first = null;
     boolean seen = false;
     boolean differing = false;
-    for (InternalCacheValue<?> replica : versionsOf(conflicts(), storageKey).values()) {
+    for (InternalCacheValue<?> replica : versionsOf(conflicts, storageKey).values()) {
       String value = valueOf(replica);
       if (!seen) {
         first = value;
@@ -80,7 +81,7 @@ final class ReplicaSettling {
     if (!differing || winner == null) {
       return false;
     }
-    settle(conflicts(), storageKey, key, winner);
+    settle(conflicts, storageKey, key, winner);
     return true;
   }
 
