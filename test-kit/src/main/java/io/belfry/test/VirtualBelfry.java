@@ -2,6 +2,7 @@ package io.belfry.test;
 
 import io.belfry.reminders.api.ReminderFired;
 import io.belfry.reminders.api.Reminders;
+import io.belfry.reminders.api.validation.EveryPropertyReachable;
 import io.belfry.reminders.engine.EngineReminders;
 import io.belfry.reminders.engine.ReminderEngine;
 import io.belfry.reminders.engine.VirtualTimeDriver;
@@ -80,7 +81,12 @@ public final class VirtualBelfry implements AutoCloseable {
     this.clock = new SettableClock(config.start);
     this.cache = LocalReminderCache.create();
     java.time.Clock javaClock = clock.asJavaClock();
-    this.validator = validation().usingContext().clockProvider(() -> javaClock).getValidator();
+    this.validator =
+        validation()
+            .usingContext()
+            .clockProvider(() -> javaClock)
+            .traversableResolver(EveryPropertyReachable.INSTANCE)
+            .getValidator();
     this.engine = startEngine();
     this.time = new VirtualTimeDriver(() -> engine, clock, settings.scanInterval(), ns -> true);
   }

@@ -5,6 +5,7 @@ import io.belfry.reminders.api.ReminderPage;
 import io.belfry.reminders.api.ReminderQuery;
 import io.belfry.reminders.api.ReminderRequest;
 import io.belfry.reminders.api.Reminders;
+import io.belfry.reminders.api.validation.EveryPropertyReachable;
 import io.belfry.reminders.engine.EngineReminders;
 import io.belfry.reminders.schedule.Clock;
 import jakarta.annotation.PostConstruct;
@@ -19,7 +20,8 @@ import java.util.Optional;
 
 /**
  * The {@link Reminders} bean of a deployment: {@link EngineReminders} on this deployment's engine,
- * with a validator of the container's factory that reads the engine's clock, and the deployment's
+ * with a validator of the container's factory that reads the engine's clock (and never asks JPA
+ * whether a request's property is loaded: {@link EveryPropertyReachable}), and the deployment's
  * namespace. The logic lives there, so that the test kit runs the same door without CDI.
  */
 @ApplicationScoped
@@ -39,7 +41,12 @@ public class RemindersBean implements Reminders {
     // "Now" for after(…), cron and the validator's horizon is the engine's: the system clock, or
     // the virtual one of a test server (EngineRuntime decides).
     Clock clock = () -> runtime.clock().millis();
-    Validator checks = validators.usingContext().clockProvider(clock::asJavaClock).getValidator();
+    Validator checks =
+        validators
+            .usingContext()
+            .clockProvider(clock::asJavaClock)
+            .traversableResolver(EveryPropertyReachable.INSTANCE)
+            .getValidator();
     delegate = new EngineReminders(runtime::engine, checks, namespaces::callerNamespace, clock);
   }
 
