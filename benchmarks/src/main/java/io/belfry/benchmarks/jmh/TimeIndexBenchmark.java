@@ -39,29 +39,29 @@ public class TimeIndexBenchmark {
   int size;
 
   private TimeIndex index;
-  private ReminderId[] ids;
-  private ReminderId[] spare;
+  private String[] ids;
+  private String[] spare;
   private final SplittableRandom random = new SplittableRandom(42);
   private int cursor;
 
   @Setup
   public void fill() {
     index = new TimeIndex();
-    ids = new ReminderId[size];
+    ids = new String[size];
     for (int i = 0; i < size; i++) {
-      ids[i] = ReminderId.of("bench", "key-" + i);
+      ids[i] = ReminderId.of("bench", "key-" + i).cacheKey();
       index.put(ids[i], 1, random.nextLong(SPAN));
     }
-    spare = new ReminderId[1 << 16];
+    spare = new String[1 << 16];
     for (int i = 0; i < spare.length; i++) {
-      spare[i] = ReminderId.of("bench", "spare-" + i);
+      spare[i] = ReminderId.of("bench", "spare-" + i).cacheKey();
     }
   }
 
   /** A new reminder armed and then cancelled (the index returns to its size). */
   @Benchmark
   public boolean setThenCancel() {
-    ReminderId id = spare[cursor++ & (spare.length - 1)];
+    String id = spare[cursor++ & (spare.length - 1)];
     index.put(id, 1, random.nextLong(SPAN));
     return index.remove(id);
   }
@@ -78,7 +78,7 @@ public class TimeIndexBenchmark {
   public long pollOneAndRearm() {
     List<TimeIndex.Entry> due = index.pollDue(Long.MAX_VALUE, 1);
     TimeIndex.Entry e = due.get(0);
-    index.put(e.id(), e.version(), e.dueMillis() + SPAN);
+    index.put(e.cacheKey(), e.version(), e.dueMillis() + SPAN);
     return e.dueMillis();
   }
 }

@@ -206,7 +206,8 @@ final class DueFires {
         }
         case NOT_YET -> {
           TimeIndex.Entry hint = one.hint();
-          group.notYet.add(new TimeIndex.Entry(hint.id(), hint.version(), attempt.dueMillis()));
+          group.notYet.add(
+              new TimeIndex.Entry(hint.cacheKey(), hint.version(), attempt.dueMillis()));
         }
         // Put back a pause ahead in settle, or the next run would retry it at once, forever.
         case FAILED -> group.retry.add(one.hint());
@@ -244,7 +245,7 @@ final class DueFires {
       // segment: the change is not applied yet, or it was a passing one. Kept a pause ahead like
       // a failure; applying the topology drops it if the segment is gone. Dropped here, a segment
       // that stays would have this reminder back only when the sweep window reached it.
-      if (index.owns(hint.id().cacheKey())) {
+      if (index.owns(hint.cacheKey())) {
         group.retry.add(hint);
       }
     }
@@ -260,8 +261,8 @@ final class DueFires {
   private static void putBack(TimeIndex hints, TimeIndex.Entry hint, long dueMillis) {
     // Whatever the index holds now was drained after the group took this hint: the same version
     // re-armed by the sweep, or a newer one written since. Either way it is the one to keep.
-    if (!hints.contains(hint.id())) {
-      hints.put(hint.id(), hint.version(), dueMillis);
+    if (!hints.contains(hint.cacheKey())) {
+      hints.put(hint.cacheKey(), hint.version(), dueMillis);
     }
   }
 

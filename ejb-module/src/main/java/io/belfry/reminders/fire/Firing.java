@@ -104,7 +104,7 @@ public final class Firing {
    * other (group commit).
    */
   public CompletionStage<Attempt> attemptAsync(TimeIndex.Entry hint, long nowMillis) {
-    String key = hint.id().cacheKey();
+    String key = hint.cacheKey();
     try {
       Optional<StoredReminder> live = store.get(hint.id());
       if (live.isEmpty()) {
@@ -171,7 +171,7 @@ public final class Firing {
         failure instanceof CompletionException && failure.getCause() != null
             ? failure.getCause()
             : failure;
-    String key = hint.id().cacheKey();
+    String key = hint.cacheKey();
     // one line: in a minority partition this repeats for every due reminder until the heal
     LOG.warnf("BELFRY-0202 Firing %s failed; it will be retried: %s", key, cause);
     LOG.debugf(cause, "BELFRY-0202 Firing %s failed", key);

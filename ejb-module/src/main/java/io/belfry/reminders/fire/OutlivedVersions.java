@@ -56,15 +56,16 @@ final class OutlivedVersions {
    * archive records their activities under it), else the version itself.
    */
   private ResurrectionGuard.Candidate candidateOf(TimeIndex.Entry hint) {
+    ReminderId id = hint.id();
     try {
-      Optional<StoredReminder> live = store.get(hint.id());
+      Optional<StoredReminder> live = store.get(id);
       if (live.isPresent() && live.get().record().version() == hint.version()) {
-        return new ResurrectionGuard.Candidate(hint.id(), live.get().record().fence());
+        return new ResurrectionGuard.Candidate(id, live.get().record().fence());
       }
     } catch (RuntimeException e) {
       // the attempt re-reads and reports it
     }
-    return new ResurrectionGuard.Candidate(hint.id(), hint.version());
+    return new ResurrectionGuard.Candidate(id, hint.version());
   }
 
   /**
@@ -88,7 +89,7 @@ final class OutlivedVersions {
         LOG.warnf(
             "BELFRY-0323 Reminder %s version %d came back from a store, but the audit archive"
                 + " shows its occurrence %d %s: moved on to occurrence %d due %s without firing",
-            hint.id().cacheKey(),
+            hint.cacheKey(),
             hint.version(),
             live.get().record().occurrence(),
             end.name().toLowerCase(),
@@ -98,14 +99,14 @@ final class OutlivedVersions {
         LOG.warnf(
             "BELFRY-0324 Reminder %s version %d came back from a store, but the audit archive"
                 + " shows it %s: buried as %s without firing",
-            hint.id().cacheKey(),
+            hint.cacheKey(),
             hint.version(),
             end == ReminderState.CANCELLED ? "cancelled or replaced" : end.name().toLowerCase(),
             end);
       }
       return true;
     } catch (RuntimeException e) {
-      LOG.warnf(e, "BELFRY-0322 Burying resurrected reminder %s failed; retried", hint.id());
+      LOG.warnf(e, "BELFRY-0322 Burying resurrected reminder %s failed; retried", hint.cacheKey());
       return false;
     }
   }

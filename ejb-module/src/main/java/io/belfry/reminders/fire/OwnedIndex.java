@@ -80,7 +80,7 @@ final class OwnedIndex {
     gained.andNot(owned);
     owned = now;
     if (!lost.isEmpty()) {
-      hints.removeIf(id -> lost.get(ownership.segmentOf(id.cacheKey())));
+      hints.removeIf(key -> lost.get(ownership.segmentOf(key)));
     }
     if (!gained.isEmpty()) {
       store.forEachLocal(gained, this::arm);
@@ -102,7 +102,7 @@ final class OwnedIndex {
 
   /** Drops the hint of a removed entry, whatever its version. */
   void drop(String cacheKey) {
-    idOf(cacheKey).ifPresent(hints::remove);
+    hints.remove(cacheKey);
   }
 
   /** What one stored entry asks of the index, decoded; see {@link #observe}. */
@@ -143,16 +143,16 @@ final class OwnedIndex {
    * The change feed, recovery and the sweep all go through here.
    */
   boolean apply(Observed entry) {
-    Optional<TimeIndex.Entry> hint = hints.get(entry.id());
+    Optional<TimeIndex.Entry> hint = hints.get(entry.cacheKey());
     // Writes to one key can reach the inbox out of order only via a sweep; never go backwards.
     if (hint.isPresent() && hint.get().version() > entry.version()) {
       return false;
     }
     if (entry.armed()) {
-      hints.put(entry.id(), entry.version(), entry.armAtMillis());
+      hints.put(entry.cacheKey(), entry.version(), entry.armAtMillis());
       return true;
     }
-    hint.ifPresent(h -> hints.remove(entry.id()));
+    hint.ifPresent(h -> hints.remove(entry.cacheKey()));
     return false;
   }
 

@@ -49,7 +49,7 @@ final class Sweep {
   static final int ENTRIES_PER_WINDOW = 8_192;
 
   /** One stored entry as read, its version read without decoding the rest. */
-  record Read(ReminderId id, long version, byte[] value) {}
+  record Read(String cacheKey, ReminderId id, long version, byte[] value) {}
 
   private final ReminderStore store;
   private final EngineSettings settings;
@@ -116,7 +116,7 @@ final class Sweep {
             return;
           }
           try {
-            chunk.add(new Read(id.get(), ReminderCodec.versionOf(value), value));
+            chunk.add(new Read(key, id.get(), ReminderCodec.versionOf(value), value));
           } catch (RuntimeException e) {
             LOG.debugf(e, "BELFRY-0306 Sweep skipped unreadable %s", key);
             return;
@@ -142,7 +142,7 @@ final class Sweep {
     for (Read read : chunk) {
       ReminderId id = read.id();
       try {
-        Optional<TimeIndex.Entry> hint = hints.get(id);
+        Optional<TimeIndex.Entry> hint = hints.get(read.cacheKey());
         if (hint.isPresent() && hint.get().version() >= read.version()) {
           // the same version, or a newer one drained after this entry was read
           continue;
@@ -155,10 +155,10 @@ final class Sweep {
         if (!armed || index.serves(id)) {
           index.apply(
               new OwnedIndex.Observed(
-                  id.cacheKey(), id, record.version(), armed, record.armAtMillis()));
+                  read.cacheKey(), id, record.version(), armed, record.armAtMillis()));
         }
       } catch (RuntimeException e) {
-        LOG.debugf(e, "BELFRY-0306 Sweep skipped unreadable %s", id.cacheKey());
+        LOG.debugf(e, "BELFRY-0306 Sweep skipped unreadable %s", read.cacheKey());
       }
     }
   }

@@ -16,13 +16,19 @@ import java.util.function.Predicate;
  * <h2>Design</h2>
  *
  * <p>An <em>indexed</em> binary min-heap on due time (Sedgewick &amp; Wayne, <i>Algorithms</i>, 4th
- * ed., §2.4 "IndexMinPQ") whose elements are found by id through an open-addressing hash table with
- * linear probing and backward-shift deletion (Knuth, <i>TAOCP</i> vol. 3, §6.4, Algorithm R), so
- * that no deleted-slot markers accumulate. Both live in parallel primitive arrays: per entry the
- * heap stores the id reference, due time, version, the id's hash and the entry's table slot (28
- * bytes), and the table one {@code int} at a load factor of at most 1/2 (8 bytes): about 36 bytes
- * per entry plus the id, against roughly 100 for a {@code HashMap} of node objects. Every operation
- * is O(log n); {@link #nextDueMillis()} is O(1).
+ * ed., §2.4 "IndexMinPQ") whose elements are found by cache key through an open-addressing hash
+ * table with linear probing and backward-shift deletion (Knuth, <i>TAOCP</i> vol. 3, §6.4,
+ * Algorithm R), so that no deleted-slot markers accumulate. Both live in parallel primitive arrays:
+ * per entry the heap stores the key reference, due time, version, the key's hash and the entry's
+ * table slot (28 bytes), and the table one {@code int} at a load factor of at most 1/2 (8 bytes):
+ * about 36 bytes per entry plus the key, against roughly 100 for a {@code HashMap} of node objects.
+ * Every operation is O(log n); {@link #nextDueMillis()} is O(1).
+ *
+ * <p>Entries are keyed by the reminder's cache key, not its {@link ReminderId}: the scheduler arms
+ * them with the String the change feed hands it, the same instance the key index keeps (and the
+ * cache, while it holds the entry), so the index adds no copy of the key. An id would have been one
+ * more object and one more copy of the key per reminder (about 80 bytes at a million, the largest
+ * share left of a bounded node's heap; docs/performance.md).
  *
  * <p>A hierarchical timing wheel (Varghese &amp; Lauck, "Hashed and Hierarchical Timing Wheels",
  * 1987; Caffeine's {@code TimerWheel}) gives O(1) insertion, but needs a linked node object per
@@ -39,17 +45,25 @@ import java.util.function.Predicate;
  */
 public final class TimeIndex {
 
-  /** One hint: reminder {@code id} at {@code version} is due at {@code dueMillis}. */
-  public record Entry(ReminderId id, long version, long dueMillis) {
+  /**
+   * One hint: the reminder stored under {@code cacheKey} ({@link ReminderId#cacheKey()}) at {@code
+   * version} is due at {@code dueMillis}.
+   */
+  public record Entry(String cacheKey, long version, long dueMillis) {
     public Entry {
-      Objects.requireNonNull(id, "id");
+      Objects.requireNonNull(cacheKey, "cacheKey");
+    }
+
+    /** The reminder's id, parsed from its cache key on each call. */
+    public ReminderId id() {
+      return ReminderId.fromCacheKey(cacheKey);
     }
   }
 
   private static final int MIN_CAPACITY = 16;
 
   // The heap, in parallel paged arrays indexed by heap position; valid in [0, size).
-  private PagedArrays.Refs<ReminderId> ids;
+  private PagedArrays.Refs<String> keys;
   private PagedArrays.Longs dues;
   private PagedArrays.Longs versions;
   private PagedArrays.Ints hashes;
@@ -77,11 +91,13 @@ public final class TimeIndex {
     return size == 0;
   }
 
-  /** Adds the entry for {@code id}, replacing any entry it had, whatever that one's version. */
-  public void put(ReminderId id, long version, long dueMillis) {
-    Objects.requireNonNull(id, "id");
-    int hash = hash(id);
-    int slot = find(id, hash);
+  /**
+   * Adds the entry for {@code cacheKey}, replacing any entry it had, whatever that one's version.
+   */
+  public void put(String cacheKey, long version, long dueMillis) {
+    Objects.requireNonNull(cacheKey, "cacheKey");
+    int hash = hash(cacheKey);
+    int slot = find(cacheKey, hash);
     if (slot >= 0) {
       int k = table.get(slot) - 1;
       long oldDue = dues.get(k);
@@ -99,14 +115,14 @@ public final class TimeIndex {
     }
     slot = freeSlot(hash);
     int k = size++;
-    place(k, id, dueMillis, version, hash, slot);
+    place(k, cacheKey, dueMillis, version, hash, slot);
     siftUp(k);
   }
 
-  /** Removes the entry of {@code id}; returns whether there was one. */
-  public boolean remove(ReminderId id) {
-    Objects.requireNonNull(id, "id");
-    int slot = find(id, hash(id));
+  /** Removes the entry of {@code cacheKey}; returns whether there was one. */
+  public boolean remove(String cacheKey) {
+    Objects.requireNonNull(cacheKey, "cacheKey");
+    int slot = find(cacheKey, hash(cacheKey));
     if (slot < 0) {
       return false;
     }
@@ -116,12 +132,12 @@ public final class TimeIndex {
   }
 
   /**
-   * Removes the entry of {@code id} only if it is for {@code version}, so that a late removal for
-   * an old version cannot drop the hint of a newer one.
+   * Removes the entry of {@code cacheKey} only if it is for {@code version}, so that a late removal
+   * for an old version cannot drop the hint of a newer one.
    */
-  public boolean remove(ReminderId id, long version) {
-    Objects.requireNonNull(id, "id");
-    int slot = find(id, hash(id));
+  public boolean remove(String cacheKey, long version) {
+    Objects.requireNonNull(cacheKey, "cacheKey");
+    int slot = find(cacheKey, hash(cacheKey));
     if (slot < 0 || versions.get(table.get(slot) - 1) != version) {
       return false;
     }
@@ -130,19 +146,19 @@ public final class TimeIndex {
     return true;
   }
 
-  /** The entry of {@code id}, if any. */
-  public Optional<Entry> get(ReminderId id) {
-    Objects.requireNonNull(id, "id");
-    int slot = find(id, hash(id));
+  /** The entry of {@code cacheKey}, if any. */
+  public Optional<Entry> get(String cacheKey) {
+    Objects.requireNonNull(cacheKey, "cacheKey");
+    int slot = find(cacheKey, hash(cacheKey));
     if (slot < 0) {
       return Optional.empty();
     }
     return Optional.of(entryAt(table.get(slot) - 1));
   }
 
-  public boolean contains(ReminderId id) {
-    Objects.requireNonNull(id, "id");
-    return find(id, hash(id)) >= 0;
+  public boolean contains(String cacheKey) {
+    Objects.requireNonNull(cacheKey, "cacheKey");
+    return find(cacheKey, hash(cacheKey)) >= 0;
   }
 
   /**
@@ -168,18 +184,18 @@ public final class TimeIndex {
   }
 
   /**
-   * Removes every entry whose id matches, e.g. all reminders of segments this node lost; returns
-   * how many. O(n), once per topology change rather than per entry.
+   * Removes every entry whose cache key matches, e.g. all reminders of segments this node lost;
+   * returns how many. O(n), once per topology change rather than per entry.
    */
-  public int removeIf(Predicate<? super ReminderId> filter) {
+  public int removeIf(Predicate<? super String> filter) {
     Objects.requireNonNull(filter, "filter");
     int kept = 0;
     for (int k = 0; k < size; k++) {
-      ReminderId id = ids.get(k);
-      if (filter.test(id)) {
+      String key = keys.get(k);
+      if (filter.test(key)) {
         continue;
       }
-      ids.set(kept, id);
+      keys.set(kept, key);
       dues.set(kept, dues.get(k));
       versions.set(kept, versions.get(k));
       hashes.set(kept, hashes.get(k));
@@ -190,7 +206,7 @@ public final class TimeIndex {
       return 0;
     }
     for (int k = kept; k < size; k++) {
-      ids.set(k, null);
+      keys.set(k, null);
     }
     size = kept;
     // Floyd's bottom-up heap construction, O(n); the table is rebuilt afterwards, so the sift's
@@ -213,7 +229,7 @@ public final class TimeIndex {
   }
 
   private Entry entryAt(int k) {
-    return new Entry(ids.get(k), versions.get(k), dues.get(k));
+    return new Entry(keys.get(k), versions.get(k), dues.get(k));
   }
 
   // --- Heap ---------------------------------------------------------------------------------
@@ -230,11 +246,11 @@ public final class TimeIndex {
         siftDown(k);
       }
     }
-    ids.set(last, null);
+    keys.set(last, null);
   }
 
   private void siftUp(int k) {
-    ReminderId id = ids.get(k);
+    String key = keys.get(k);
     long due = dues.get(k);
     long version = versions.get(k);
     int hash = hashes.get(k);
@@ -247,11 +263,11 @@ public final class TimeIndex {
       move(parent, k);
       k = parent;
     }
-    place(k, id, due, version, hash, slot);
+    place(k, key, due, version, hash, slot);
   }
 
   private void siftDown(int k) {
-    ReminderId id = ids.get(k);
+    String key = keys.get(k);
     long due = dues.get(k);
     long version = versions.get(k);
     int hash = hashes.get(k);
@@ -274,15 +290,16 @@ public final class TimeIndex {
       move(child, k);
       k = child;
     }
-    place(k, id, due, version, hash, slot);
+    place(k, key, due, version, hash, slot);
   }
 
   private void move(int from, int to) {
-    place(to, ids.get(from), dues.get(from), versions.get(from), hashes.get(from), slots.get(from));
+    place(
+        to, keys.get(from), dues.get(from), versions.get(from), hashes.get(from), slots.get(from));
   }
 
-  private void place(int k, ReminderId id, long due, long version, int hash, int slot) {
-    ids.set(k, id);
+  private void place(int k, String key, long due, long version, int hash, int slot) {
+    keys.set(k, key);
     dues.set(k, due);
     versions.set(k, version);
     hashes.set(k, hash);
@@ -292,9 +309,9 @@ public final class TimeIndex {
 
   // --- Hash table (linear probing) ----------------------------------------------------------
 
-  private static int hash(ReminderId id) {
+  private static int hash(String cacheKey) {
     // Murmur3's finalizer: linear probing needs well-spread low bits, String hashes lack them.
-    int h = id.hashCode();
+    int h = cacheKey.hashCode();
     h ^= h >>> 16;
     h *= 0x85ebca6b;
     h ^= h >>> 13;
@@ -303,15 +320,15 @@ public final class TimeIndex {
     return h;
   }
 
-  /** The table slot of {@code id}, or -1. */
-  private int find(ReminderId id, int hash) {
+  /** The table slot of {@code cacheKey}, or -1. */
+  private int find(String cacheKey, int hash) {
     for (int i = hash & tableMask; ; i = (i + 1) & tableMask) {
       int entry = table.get(i);
       if (entry == 0) {
         return -1;
       }
       int k = entry - 1;
-      if (hashes.get(k) == hash && ids.get(k).equals(id)) {
+      if (hashes.get(k) == hash && keys.get(k).equals(cacheKey)) {
         return i;
       }
     }
@@ -352,7 +369,7 @@ public final class TimeIndex {
 
   private void allocate(int newCapacity) {
     capacity = newCapacity;
-    ids = new PagedArrays.Refs<>(newCapacity);
+    keys = new PagedArrays.Refs<>(newCapacity);
     dues = new PagedArrays.Longs(newCapacity);
     versions = new PagedArrays.Longs(newCapacity);
     hashes = new PagedArrays.Ints(newCapacity);
@@ -371,7 +388,7 @@ public final class TimeIndex {
   /** Changes the heap's capacity (a power of two) and rebuilds the table for it. */
   private void resize(int newCapacity) {
     capacity = newCapacity;
-    ids.resize(newCapacity);
+    keys.resize(newCapacity);
     dues.resize(newCapacity);
     versions.resize(newCapacity);
     hashes.resize(newCapacity);

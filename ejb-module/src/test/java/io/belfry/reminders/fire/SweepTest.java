@@ -30,32 +30,35 @@ class SweepTest {
   @Test
   void aTombstoneReadBeforeTheKeyWasSetAgain_leavesTheNewHint() {
     // read: the tombstone of version 1, fired long ago; drained since: version 2, set again
-    index.hints().put(ID, 2, NOW + 60_000);
+    index.hints().put(ID.cacheKey(), 2, NOW + 60_000);
 
     sweep.apply(
         List.of(read(pending(1).tombstone(ReminderState.FIRED, NOW - 7_200_000))), NOW, expired);
 
-    assertThat(index.hints().get(ID)).contains(new TimeIndex.Entry(ID, 2, NOW + 60_000));
+    assertThat(index.hints().get(ID.cacheKey()))
+        .contains(new TimeIndex.Entry(ID.cacheKey(), 2, NOW + 60_000));
     assertThat(expired).as("not purged: the key holds version 2 now").isEmpty();
   }
 
   @Test
   void anOlderPendingVersionRead_doesNotReplaceTheNewerHint() {
-    index.hints().put(ID, 2, NOW + 60_000);
+    index.hints().put(ID.cacheKey(), 2, NOW + 60_000);
 
     sweep.apply(List.of(read(pending(1))), NOW, expired);
 
-    assertThat(index.hints().get(ID)).contains(new TimeIndex.Entry(ID, 2, NOW + 60_000));
+    assertThat(index.hints().get(ID.cacheKey()))
+        .contains(new TimeIndex.Entry(ID.cacheKey(), 2, NOW + 60_000));
   }
 
   @Test
   void aPendingVersionTheIndexMissed_isArmed_andANewerTombstoneDropsAnOlderHint() {
     sweep.apply(List.of(read(pending(3))), NOW, expired);
-    assertThat(index.hints().get(ID)).contains(new TimeIndex.Entry(ID, 3, NOW + 1_000));
+    assertThat(index.hints().get(ID.cacheKey()))
+        .contains(new TimeIndex.Entry(ID.cacheKey(), 3, NOW + 1_000));
 
     ReminderRecord cancelled = pending(4).tombstone(ReminderState.CANCELLED, NOW);
     sweep.apply(List.of(read(cancelled)), NOW, expired);
-    assertThat(index.hints().contains(ID)).isFalse();
+    assertThat(index.hints().contains(ID.cacheKey())).isFalse();
   }
 
   @Test
@@ -98,6 +101,6 @@ class SweepTest {
   }
 
   private static Sweep.Read read(ReminderRecord record) {
-    return new Sweep.Read(ID, record.version(), ReminderCodec.encode(record));
+    return new Sweep.Read(ID.cacheKey(), ID, record.version(), ReminderCodec.encode(record));
   }
 }

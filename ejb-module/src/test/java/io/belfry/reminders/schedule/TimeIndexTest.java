@@ -22,8 +22,8 @@ class TimeIndexTest {
 
   private final TimeIndex index = new TimeIndex();
 
-  private static ReminderId id(int n) {
-    return new ReminderId("app", "reminder-" + n);
+  private static String id(int n) {
+    return new ReminderId("app", "reminder-" + n).cacheKey();
   }
 
   @Test
@@ -147,7 +147,7 @@ class TimeIndexTest {
       index.put(id(i), i, 1_000 - i);
     }
 
-    int removed = index.removeIf(id -> id.key().endsWith("0"));
+    int removed = index.removeIf(key -> key.endsWith("0"));
 
     assertThat(removed).isEqualTo(100);
     assertThat(index.size()).isEqualTo(900);
@@ -180,13 +180,13 @@ class TimeIndexTest {
   @ValueSource(ints = {2_000, 40_000}) // within one page of PagedArrays, and across many
   void fuzz_randomOperations_matchReferenceModel(int keySpace) {
     Random random = new Random(20261121L + keySpace);
-    Map<ReminderId, Entry> byId = new HashMap<>();
+    Map<String, Entry> byId = new HashMap<>();
     TreeMap<Long, TreeSet<String>> byDue = new TreeMap<>();
     long now = 0;
 
     for (int op = 0; op < 100_000; op++) {
       int choice = random.nextInt(100);
-      ReminderId id = id(random.nextInt(keySpace));
+      String id = id(random.nextInt(keySpace));
       if (choice < 45 || (keySpace > 10_000 && op < 30_000)) {
         long version = random.nextInt(5);
         // Clustered due times make ties common; some are far out, some in the past.
@@ -202,7 +202,7 @@ class TimeIndexTest {
         if (old != null) {
           unindex(byDue, old);
         }
-        byDue.computeIfAbsent(due, d -> new TreeSet<>()).add(id.cacheKey());
+        byDue.computeIfAbsent(due, d -> new TreeSet<>()).add(id);
       } else if (choice < 60) {
         Entry old = byId.remove(id);
         assertThat(index.remove(id)).isEqualTo(old != null);
@@ -228,7 +228,7 @@ class TimeIndexTest {
         assertThat(polled).hasSize(Math.min(budget, dueCount));
         assertThat(polled).extracting(Entry::dueMillis).isSorted();
         for (Entry entry : polled) {
-          assertThat(byId.remove(entry.id())).isEqualTo(entry);
+          assertThat(byId.remove(entry.cacheKey())).isEqualTo(entry);
           unindex(byDue, entry);
         }
         if (!polled.isEmpty()) {
@@ -241,11 +241,11 @@ class TimeIndexTest {
         now += random.nextInt(random.nextInt(10) == 0 ? 100_000 : 20);
       } else {
         int mod = 2 + random.nextInt(5);
-        int removed = index.removeIf(rid -> rid.key().hashCode() % mod == 0);
+        int removed = index.removeIf(key -> key.hashCode() % mod == 0);
         int expected = 0;
         for (Entry entry : new ArrayList<>(byId.values())) {
-          if (entry.id().key().hashCode() % mod == 0) {
-            byId.remove(entry.id());
+          if (entry.cacheKey().hashCode() % mod == 0) {
+            byId.remove(entry.cacheKey());
             unindex(byDue, entry);
             expected++;
           }
@@ -258,7 +258,7 @@ class TimeIndexTest {
           .isEqualTo(byDue.isEmpty() ? OptionalLong.empty() : OptionalLong.of(byDue.firstKey()));
       if (op % 997 == 0) {
         for (Entry expected : byId.values()) {
-          assertThat(index.get(expected.id())).contains(expected);
+          assertThat(index.get(expected.cacheKey())).contains(expected);
         }
       }
     }
@@ -266,7 +266,7 @@ class TimeIndexTest {
 
   private static void unindex(TreeMap<Long, TreeSet<String>> byDue, Entry entry) {
     TreeSet<String> ids = byDue.get(entry.dueMillis());
-    ids.remove(entry.id().cacheKey());
+    ids.remove(entry.cacheKey());
     if (ids.isEmpty()) {
       byDue.remove(entry.dueMillis());
     }
@@ -275,10 +275,11 @@ class TimeIndexTest {
   @Test
   void memory_oneMillionEntries_reportsBytesPerEntry(TestReporter reporter) {
     int count = 1_000_000;
-    // The ids exist anyway (the cache keys them); what the index adds is measured alone.
-    ReminderId[] ids = new ReminderId[count];
+    // The keys exist anyway (the cache and the key index hold them); what the index adds is
+    // measured alone.
+    String[] ids = new String[count];
     for (int i = 0; i < count; i++) {
-      ids[i] = new ReminderId("app", "invoice-2026-" + String.format("%017d", i));
+      ids[i] = new ReminderId("app", "invoice-2026-" + String.format("%017d", i)).cacheKey();
     }
     long before = usedHeap();
     TimeIndex big = new TimeIndex();
@@ -291,7 +292,7 @@ class TimeIndexTest {
     double perEntry = (after - before) / (double) count;
     reporter.publishEntry("timeIndex.bytesPerEntry", String.format("%.1f", perEntry));
     System.out.printf(
-        "TimeIndex: %d entries, %.1f bytes/entry (excluding ids)%n", big.size(), perEntry);
+        "TimeIndex: %d entries, %.1f bytes/entry (excluding keys)%n", big.size(), perEntry);
     assertThat(big.size()).isEqualTo(count);
     assertThat(big.pollDue(base, 10)).hasSize(1);
   }
