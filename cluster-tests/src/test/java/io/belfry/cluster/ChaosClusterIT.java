@@ -46,6 +46,13 @@ class ChaosClusterIT {
   /** Long enough for two kills and restarts (each node is back in 20-30 s) under load. */
   private static final Duration LOAD = Duration.ofSeconds(Long.getLong("belfry.chaos.seconds", 80));
 
+  /**
+   * How long the rejoin test lets the replicas converge after its writers stop: the rebalance ends
+   * and JoinWrites settles the keys written meanwhile (0.4-5.2 s measured) on a box that is still
+   * catching up with the writes.
+   */
+  private static final Duration SETTLING_ALLOWANCE = Duration.ofSeconds(30);
+
   private static final int CLIENTS = 4;
 
   /**
@@ -147,8 +154,10 @@ class ChaosClusterIT {
    * A node killed and started again while clients keep replacing reminders through the others must
    * end up with the same replica as they do: every write acknowledged while it received its state,
    * and after, reaches it. The replicas are compared key by key once its state transfer has ended
-   * (each node answers a GET from its own replica then). A replica that missed a write fires from
-   * an old version, or never fires the new one, once the restarted node owns the key.
+   * (each node answers a GET from its own replica then), and again every second, for up to {@link
+   * #SETTLING_ALLOWANCE}, while a difference remains: JoinWrites settles the keys written during
+   * the rebalance only after it has ended. A replica that missed a write for good fires from an old
+   * version, or never fires the new one, once the restarted node owns the key.
    */
   @Test
   void nodeRestartedUnderWrites_endsWithTheSameReplicaAsTheOthers() throws Exception {
@@ -187,6 +196,33 @@ class ChaosClusterIT {
       writer.join();
     }
 
+    // JoinWrites settles the keys written while the cache rebalanced once the rebalance has ended,
+    // which on a loaded box can be after the writers stop: compare until the replicas agree or
+    // the settling has had ample time
+    Instant stopped = Instant.now();
+    Instant deadline = stopped.plus(SETTLING_ALLOWANCE);
+    List<String> differing = differingReplicas(run, keys, restarted);
+    int firstPass = differing.size();
+    int passes = 1;
+    while (!differing.isEmpty() && Instant.now().isBefore(deadline)) {
+      Thread.sleep(1_000);
+      differing = differingReplicas(run, keys, restarted);
+      passes++;
+    }
+    System.out.printf(
+        "Rejoin: %d writes acknowledged; %d keys differed in the first comparison, %d after %d"
+            + " passes, %d ms after the writers stopped%n",
+        acknowledged.get(),
+        firstPass,
+        differing.size(),
+        passes,
+        Duration.between(stopped, Instant.now()).toMillis());
+    assertThat(acknowledged.get()).as("writes acknowledged during the run").isGreaterThan(keys);
+    assertThat(differing).as("keys whose replicas differ after node3's restart").isEmpty();
+  }
+
+  /** The keys of {@code run} whose stored version differs between the three nodes' replicas. */
+  private List<String> differingReplicas(String run, int keys, Api restarted) throws IOException {
     List<String> differing = new ArrayList<>();
     for (int k = 0; k < keys; k++) {
       String key = run + k;
@@ -197,8 +233,7 @@ class ChaosClusterIT {
         differing.add(key + ": node1 " + first + ", node2 " + second + ", node3 " + third);
       }
     }
-    assertThat(acknowledged.get()).as("writes acknowledged during the run").isGreaterThan(keys);
-    assertThat(differing).as("keys whose replicas differ after node3's restart").isEmpty();
+    return differing;
   }
 
   /** One client: its own keys, one request at a time, to a random node that is up. */
