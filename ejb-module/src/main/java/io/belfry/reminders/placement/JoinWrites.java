@@ -28,10 +28,10 @@ import org.jboss.logging.Logger;
  * of the version rule ({@link ReplicaSettling}). Only those keys: a whole conflict pass reads every
  * replica of every key.
  *
- * <p>A write issued during the rebalance can be applied on the coordinator after it has ended (a
- * rejoin run saw a key minted 350 ms before the end missing on the joiner and never noted), so keys
- * are noted for {@link #GRACE_MILLIS} after the end too, and the coordinator waits that long before
- * it compares.
+ * <p>A write issued during the rebalance can be applied on the coordinator after it has ended (the
+ * likely reason a rejoin run saw a key minted 350 ms before the end missing on the joiner and never
+ * settled), so keys are noted for {@link #GRACE_MILLIS} after the end too, and the coordinator
+ * waits that long before it compares.
  *
  * <p>The other nodes drop their notes then. A pass that fails part-way (the topology changed again)
  * keeps the keys left for the next rebalance's end.
@@ -151,13 +151,13 @@ public final class JoinWrites {
 
   private void drain() {
     try {
+      if (!cache.getCacheManager().isCoordinator()) {
+        written.clear(); // notes of the grace stay until the next end clears or settles them
+        return;
+      }
       long grace = millisLeftInGrace();
       if (grace > 0) {
         Thread.sleep(grace); // writes of the rebalance still being applied are noted meanwhile
-      }
-      if (!cache.getCacheManager().isCoordinator()) {
-        written.clear();
-        return;
       }
       if (written.isEmpty()) {
         return;
