@@ -238,16 +238,41 @@ final class Api {
     } while (cursor != null);
   }
 
+  /** An API token just made: its id and its secret. */
+  record Token(String id, String secret) {}
+
+  /** Makes an API token with one role ({@code POST /tokens}). */
+  Token createToken(String name, String role) throws IOException {
+    HttpResponse<String> response =
+        send("POST", "/tokens", "{\"name\": \"" + name + "\", \"roles\": [\"" + role + "\"]}");
+    if (response.statusCode() != 201) {
+      throw new IOException("POST /tokens: " + response.statusCode() + " " + response.body());
+    }
+    JsonObject created = json(response.body());
+    return new Token(created.getString("id"), created.getString("token"));
+  }
+
+  /** {@code GET path} sent with {@code Authorization: Bearer secret}; the status. */
+  int statusWithToken(String secret, String path) throws IOException {
+    return send("GET", path, null, Duration.ofSeconds(30), "Bearer " + secret).statusCode();
+  }
+
   private HttpResponse<String> send(String method, String path, String body) throws IOException {
     return send(method, path, body, Duration.ofSeconds(30));
   }
 
   private HttpResponse<String> send(String method, String path, String body, Duration timeout)
       throws IOException {
+    return send(method, path, body, timeout, AUTHORIZATION);
+  }
+
+  private HttpResponse<String> send(
+      String method, String path, String body, Duration timeout, String authorization)
+      throws IOException {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(base + path))
             .timeout(timeout)
-            .header("Authorization", AUTHORIZATION)
+            .header("Authorization", authorization)
             .method(
                 method,
                 body == null

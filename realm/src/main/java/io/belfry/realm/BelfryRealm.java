@@ -5,6 +5,7 @@ import java.security.Principal;
 import java.security.spec.AlgorithmParameterSpec;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
@@ -41,6 +42,9 @@ import org.wildfly.security.password.spec.IteratedSaltedHashPasswordSpec;
  *   <li>{@code data-source}: JNDI name of the users' datasource (default {@value #DEFAULT_SOURCE})
  *   <li>{@code cache-ttl}: ISO-8601 duration a verified password is remembered (default {@code
  *       PT5M}; {@code PT0S} turns the cache off)
+ *   <li>{@code token-cache-ttl}: how long an API token found in the table is remembered at most
+ *       (default {@code PT1M}; {@code PT0S} queries the table on every request). Revocations reach
+ *       every node at once regardless ({@link KnownTokens}).
  * </ul>
  */
 public class BelfryRealm implements SecurityRealm {
@@ -49,6 +53,7 @@ public class BelfryRealm implements SecurityRealm {
 
   static final String DEFAULT_SOURCE = "java:jboss/datasources/BelfryDS";
   static final Duration DEFAULT_TTL = Duration.ofMinutes(5);
+  static final Duration DEFAULT_TOKEN_TTL = Duration.ofMinutes(1);
 
   /** The attribute the security domain's role decoder reads (simple-role-decoder belfry-roles). */
   static final String ROLES = "Roles";
@@ -66,14 +71,17 @@ public class BelfryRealm implements SecurityRealm {
   private VerifiedPasswords verified =
       new VerifiedPasswords(DEFAULT_TTL.toNanos(), System::nanoTime);
 
+  private KnownTokens known = KnownTokens.NODE;
+
   /** For Elytron, which then calls {@link #initialize}. */
   public BelfryRealm() {}
 
   /** On a given datasource, outside the server (unit tests). */
-  BelfryRealm(DataSource dataSource, VerifiedPasswords verified) {
+  BelfryRealm(DataSource dataSource, VerifiedPasswords verified, KnownTokens known) {
     this.rows = new UserRows(dataSource);
     this.tokens = new TokenRows(dataSource);
     this.verified = verified;
+    this.known = known;
   }
 
   /** Called by Elytron with the custom-realm's {@code configuration}. */
@@ -81,7 +89,12 @@ public class BelfryRealm implements SecurityRealm {
     dataSourceName = configuration.getOrDefault("data-source", DEFAULT_SOURCE);
     Duration ttl = Duration.parse(configuration.getOrDefault("cache-ttl", DEFAULT_TTL.toString()));
     verified = new VerifiedPasswords(ttl.toNanos(), System::nanoTime);
-    LOG.debugf("BELFRY-0610 Realm on %s, verified passwords kept %s", dataSourceName, ttl);
+    Duration tokenTtl =
+        Duration.parse(configuration.getOrDefault("token-cache-ttl", DEFAULT_TOKEN_TTL.toString()));
+    known.ttlNanos(tokenTtl.toNanos());
+    LOG.debugf(
+        "BELFRY-0610 Realm on %s, verified passwords kept %s, tokens %s",
+        dataSourceName, ttl, tokenTtl);
   }
 
   @Override
@@ -109,8 +122,7 @@ public class BelfryRealm implements SecurityRealm {
   public RealmIdentity getRealmIdentity(Evidence evidence) throws RealmUnavailableException {
     if (evidence instanceof BearerTokenEvidence bearer) {
       try {
-        return tokens()
-            .find(bearer.getToken())
+        return findToken(bearer.getToken())
             .<RealmIdentity>map(TokenIdentity::new)
             .orElse(RealmIdentity.NON_EXISTENT);
       } catch (SQLException e) {
@@ -118,6 +130,22 @@ public class BelfryRealm implements SecurityRealm {
       }
     }
     return getRealmIdentity(evidence.getPrincipal());
+  }
+
+  /** The token from this node's memory if it is there, from the table otherwise. */
+  private Optional<TokenRows.StoredToken> findToken(String token)
+      throws SQLException, RealmUnavailableException {
+    String hash = TokenRows.hash(token);
+    Optional<TokenRows.StoredToken> found = known.recall(hash, Instant.now());
+    if (found.isEmpty()) {
+      long readUnder = known.generation();
+      found = tokens().find(hash);
+      found.ifPresent(stored -> known.remember(hash, stored, readUnder));
+    }
+    if (found.isPresent()) {
+      tokens().touch(found.get().id());
+    }
+    return found;
   }
 
   @Override

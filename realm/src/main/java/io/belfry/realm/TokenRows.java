@@ -23,9 +23,9 @@ import javax.sql.DataSource;
 /**
  * API tokens in {@code belfry_api_token} (migrations {@code db/belfry-security/V2__api_tokens.sql}
  * and {@code V3__api_token_scope.sql} of {@code belfry.war}, which also creates and revokes them).
- * A token is looked up by its SHA-256 on every request, so a revoked or expired token is refused on
- * its next request on every node; its last use is written at most once per {@link #TOUCH_EVERY} per
- * node, so that a busy client does not turn every request into a write.
+ * A token is looked up by its SHA-256 ({@link KnownTokens} remembers what was found); its last use
+ * is written at most once per {@link #TOUCH_EVERY} per node, so that a busy client does not turn
+ * every request into a write.
  */
 final class TokenRows {
 
@@ -33,12 +33,12 @@ final class TokenRows {
 
   // an expired token is as unknown as a revoked one: the same 401, nothing to tell apart
   private static final String FIND =
-      "SELECT id, name, roles FROM belfry_api_token"
+      "SELECT id, name, roles, expires_at FROM belfry_api_token"
           + " WHERE token_hash = ? AND (expires_at IS NULL OR expires_at > ?)";
   private static final String TOUCH = "UPDATE belfry_api_token SET last_used_at = ? WHERE id = ?";
 
-  /** A token as found: its id, name and roles. */
-  record StoredToken(String id, String name, List<String> roles) {}
+  /** A token as found: its id, name, roles and expiry ({@code null}: until revoked). */
+  record StoredToken(String id, String name, List<String> roles, Instant expiresAt) {}
 
   private final DataSource dataSource;
   private final Map<String, Instant> touched = new ConcurrentHashMap<>();
@@ -58,28 +58,29 @@ final class TokenRows {
     }
   }
 
-  Optional<StoredToken> find(String token) throws SQLException {
-    StoredToken found;
+  /** The unexpired token whose hash is {@code hash}, read from the table. */
+  Optional<StoredToken> find(String hash) throws SQLException {
     try (Connection c = dataSource.getConnection();
         PreparedStatement query = c.prepareStatement(FIND)) {
-      query.setString(1, hash(token));
+      query.setString(1, hash);
       query.setObject(2, OffsetDateTime.now(ZoneOffset.UTC));
       try (ResultSet row = query.executeQuery()) {
         if (!row.next()) {
           return Optional.empty();
         }
-        found =
+        OffsetDateTime expiresAt = row.getObject(4, OffsetDateTime.class);
+        return Optional.of(
             new StoredToken(
                 row.getString(1),
                 row.getString(2),
-                Arrays.stream(row.getString(3).split(",")).map(String::trim).toList());
+                Arrays.stream(row.getString(3).split(",")).map(String::trim).toList(),
+                expiresAt == null ? null : expiresAt.toInstant()));
       }
     }
-    touch(found.id());
-    return Optional.of(found);
   }
 
-  private void touch(String id) throws SQLException {
+  /** Records a use of the token, at most once per {@link #TOUCH_EVERY} per node. */
+  void touch(String id) throws SQLException {
     Instant now = Instant.now();
     Instant last = touched.get(id);
     if (last != null && last.plus(TOUCH_EVERY).isAfter(now)) {

@@ -46,6 +46,7 @@ class BelfryRealmTest {
   private final AtomicLong nanos = new AtomicLong();
   private Connection keepOpen;
   private BelfryRealm realm;
+  private final KnownTokens known = new KnownTokens(nanos::get);
 
   @BeforeEach
   void database() throws Exception {
@@ -57,7 +58,9 @@ class BelfryRealmTest {
       ddl.execute(Files.readString(TOKENS_SCHEMA));
       ddl.execute(Files.readString(TOKEN_SCOPE_SCHEMA));
     }
-    realm = new BelfryRealm(h2, new VerifiedPasswords(Duration.ofMinutes(5).toNanos(), nanos::get));
+    realm =
+        new BelfryRealm(
+            h2, new VerifiedPasswords(Duration.ofMinutes(5).toNanos(), nanos::get), known);
     saveUser("alice", "alice-password-1", "belfry-admin", "belfry-viewer");
   }
 
@@ -150,6 +153,46 @@ class BelfryRealmTest {
   }
 
   @Test
+  void bearerToken_rememberedWhileRevocationsAreHeard_forgottenWhenOneIs() throws Exception {
+    String token = "bft_" + UUID.randomUUID();
+    saveToken("t1", "ci", token);
+    known.listening(true);
+
+    assertThat(realm.getRealmIdentity(new BearerTokenEvidence(token)).exists()).isTrue();
+    execute("DELETE FROM belfry_api_token WHERE id = 't1'"); // not announced: the table only
+    assertThat(realm.getRealmIdentity(new BearerTokenEvidence(token)).exists())
+        .as("remembered: the table was not asked again")
+        .isTrue();
+
+    known.forget(TokenRows.hash(token));
+    assertThat(realm.getRealmIdentity(new BearerTokenEvidence(token)).exists())
+        .as("revoked: refused on the next request")
+        .isFalse();
+  }
+
+  @Test
+  void bearerToken_remembered_forAtMostTheTtl_andNotAtAllWithoutAListener() throws Exception {
+    String token = "bft_" + UUID.randomUUID();
+    saveToken("t1", "ci", token);
+    known.listening(true);
+    assertThat(realm.getRealmIdentity(new BearerTokenEvidence(token)).exists()).isTrue();
+    execute("DELETE FROM belfry_api_token WHERE id = 't1'");
+
+    nanos.addAndGet(BelfryRealm.DEFAULT_TOKEN_TTL.toNanos());
+    assertThat(realm.getRealmIdentity(new BearerTokenEvidence(token)).exists())
+        .as("past the ttl the table is asked again")
+        .isFalse();
+
+    saveToken("t2", "ci2", token);
+    known.listening(false);
+    assertThat(realm.getRealmIdentity(new BearerTokenEvidence(token)).exists()).isTrue();
+    execute("DELETE FROM belfry_api_token WHERE id = 't2'");
+    assertThat(realm.getRealmIdentity(new BearerTokenEvidence(token)).exists())
+        .as("with no listener nothing is remembered")
+        .isFalse();
+  }
+
+  @Test
   void bearerToken_expired_refusedLikeAnUnknownOne() throws Exception {
     String live = "bft_" + UUID.randomUUID();
     String expired = "bft_" + UUID.randomUUID();
@@ -166,6 +209,17 @@ class BelfryRealmTest {
     assertThat(realm.getRealmIdentity(new BearerTokenEvidence(expired)).exists())
         .as("past its expiry: refused on every request")
         .isFalse();
+  }
+
+  private void saveToken(String id, String name, String token) throws SQLException {
+    execute(
+        "INSERT INTO belfry_api_token (id, name, token_hash, roles, created_at) VALUES ('"
+            + id
+            + "', '"
+            + name
+            + "', '"
+            + TokenRows.hash(token)
+            + "', 'belfry-viewer', CURRENT_TIMESTAMP)");
   }
 
   private boolean login(String name, String password) throws Exception {

@@ -52,6 +52,8 @@ public class TokenDirectory {
 
   @Inject Validator validator;
 
+  @Inject RevokedTokens revocations;
+
   /**
    * A token as listed: never the token itself. {@code namespaces} is empty for a token that may
    * reach every namespace; {@code expiresAt} is {@code null} for one that lasts until revoked.
@@ -177,14 +179,31 @@ public class TokenDirectory {
     return column == null ? null : column.toInstant();
   }
 
-  /** Revokes a token: its next request is refused, on every node. Returns whether it existed. */
+  /**
+   * Revokes a token: its next request is refused, on every node (the row goes, then every member's
+   * realm forgets the token: {@link RevokedTokens}). Returns whether it existed.
+   */
   public boolean revoke(String id) throws SQLException {
+    String hash;
     try (Connection c = dataSource.getConnection();
+        PreparedStatement select =
+            c.prepareStatement("SELECT token_hash FROM belfry_api_token WHERE id = ?");
         PreparedStatement delete =
             c.prepareStatement("DELETE FROM belfry_api_token WHERE id = ?")) {
+      select.setString(1, id);
+      try (ResultSet row = select.executeQuery()) {
+        if (!row.next()) {
+          return false;
+        }
+        hash = row.getString(1);
+      }
       delete.setString(1, id);
-      return delete.executeUpdate() > 0;
+      if (delete.executeUpdate() == 0) {
+        return false; // revoked meanwhile by another request, which announced it
+      }
     }
+    revocations.announce(hash);
+    return true;
   }
 
   /** What the table stores of a token: its SHA-256, lowercase hex (the realm's lookup key). */
