@@ -240,7 +240,9 @@ class RestoreScriptsIT {
     assertThat(container.getString("default-cache")).as(when).isEqualTo("reminders");
     assertThat(container.getString("marshaller")).as(when).isEqualTo("PROTOSTREAM");
     assertThat(string(state, "container-channel")).as(when).isEqualTo("ee");
-    assertThat(names(state, "caches")).as(when).containsExactly("reminders");
+    assertThat(names(state, "caches"))
+        .as(when)
+        .containsExactlyInAnyOrder("reminders", "revoked-tokens");
 
     JsonObject store = state.get("store").asJsonObject();
     assertThat(store.getBoolean("passivation")).as(when + ": store passivation").isFalse();
