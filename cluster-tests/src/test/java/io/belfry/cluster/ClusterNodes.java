@@ -79,16 +79,6 @@ final class ClusterNodes implements AutoCloseable {
     return new ClusterNodes(size, database);
   }
 
-  /**
-   * Nodes with the JVM's full JIT, for benchmarks: this module's pom runs the test nodes with C1
-   * only ({@code BELFRY_NODE_JVM_OPTS}), which on two cores starts them and runs the suites about a
-   * fifth faster, but their figures would not be those of a server as users run it.
-   */
-  ClusterNodes measured() {
-    environment.put("BELFRY_NODE_JVM_OPTS", "");
-    return this;
-  }
-
   int size() {
     return size;
   }

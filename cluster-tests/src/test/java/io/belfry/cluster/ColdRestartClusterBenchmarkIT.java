@@ -54,7 +54,7 @@ class ColdRestartClusterBenchmarkIT {
   /** Reminders per batch set request: the API's maximum. */
   private static final int BATCH = 1000;
 
-  private final ClusterNodes cluster = new ClusterNodes(3).measured();
+  private final ClusterNodes cluster = new ClusterNodes(3);
   private final int pending = Integer.getInteger("belfry.bench.pending", 100_000);
   private final List<String> stops =
       List.of(System.getProperty("belfry.bench.stop", "kill,graceful").split(","));
