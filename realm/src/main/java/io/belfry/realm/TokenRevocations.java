@@ -10,6 +10,14 @@ public final class TokenRevocations {
 
   private TokenRevocations() {}
 
+  /**
+   * What the table stores of a token and what revocations name it by: its SHA-256, lowercase hex.
+   * One definition for the realm and the WAR, which writes the rows and announces revocations.
+   */
+  public static String hashOf(String token) {
+    return TokenRows.hash(token);
+  }
+
   /** The WAR's listener is registered on this node ({@code true}) or is going away. */
   public static void listening(boolean listening) {
     KnownTokens.NODE.listening(listening);

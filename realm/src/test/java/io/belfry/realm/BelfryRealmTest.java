@@ -154,12 +154,7 @@ class BelfryRealmTest {
 
   @Test
   void bearerToken_rememberedWhileRevocationsAreHeard_forgottenWhenOneIs() throws Exception {
-    String token = "bft_" + UUID.randomUUID();
-    saveToken("t1", "ci", token);
-    known.listening(true);
-
-    assertThat(realm.getRealmIdentity(new BearerTokenEvidence(token)).exists()).isTrue();
-    execute("DELETE FROM belfry_api_token WHERE id = 't1'"); // not announced: the table only
+    String token = foundWhileListening_thenDeletedFromTheTableOnly();
     assertThat(realm.getRealmIdentity(new BearerTokenEvidence(token)).exists())
         .as("remembered: the table was not asked again")
         .isTrue();
@@ -172,11 +167,7 @@ class BelfryRealmTest {
 
   @Test
   void bearerToken_remembered_forAtMostTheTtl_andNotAtAllWithoutAListener() throws Exception {
-    String token = "bft_" + UUID.randomUUID();
-    saveToken("t1", "ci", token);
-    known.listening(true);
-    assertThat(realm.getRealmIdentity(new BearerTokenEvidence(token)).exists()).isTrue();
-    execute("DELETE FROM belfry_api_token WHERE id = 't1'");
+    String token = foundWhileListening_thenDeletedFromTheTableOnly();
 
     nanos.addAndGet(BelfryRealm.DEFAULT_TOKEN_TTL.toNanos());
     assertThat(realm.getRealmIdentity(new BearerTokenEvidence(token)).exists())
@@ -209,6 +200,19 @@ class BelfryRealmTest {
     assertThat(realm.getRealmIdentity(new BearerTokenEvidence(expired)).exists())
         .as("past its expiry: refused on every request")
         .isFalse();
+  }
+
+  /**
+   * A token (row t1) found once while revocations are heard, then deleted from the table without an
+   * announcement, as a row deleted by hand would be.
+   */
+  private String foundWhileListening_thenDeletedFromTheTableOnly() throws Exception {
+    String token = "bft_" + UUID.randomUUID();
+    saveToken("t1", "ci", token);
+    known.listening(true);
+    assertThat(realm.getRealmIdentity(new BearerTokenEvidence(token)).exists()).isTrue();
+    execute("DELETE FROM belfry_api_token WHERE id = 't1'");
+    return token;
   }
 
   private void saveToken(String id, String name, String token) throws SQLException {

@@ -1,14 +1,12 @@
 package io.belfry.web.security;
 
 import io.belfry.audit.AuditDatabase;
+import io.belfry.realm.TokenRevocations;
 import io.belfry.reminders.api.InvalidReminderException;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.validation.Validator;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -21,7 +19,6 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -93,7 +90,7 @@ public class TokenDirectory {
                     + " created_by, namespaces, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
       insert.setString(1, id);
       insert.setString(2, request.name());
-      insert.setString(3, sha256(secret));
+      insert.setString(3, TokenRevocations.hashOf(secret));
       insert.setString(4, String.join(",", roles));
       insert.setObject(5, now);
       insert.setString(6, createdBy);
@@ -148,7 +145,7 @@ public class TokenDirectory {
    * realm before this is asked.
    */
   public Set<String> namespacesOf(String secret) throws SQLException {
-    String hash = sha256(secret);
+    String hash = TokenRevocations.hashOf(secret);
     Set<String> known = boundNamespaces.get(hash);
     if (known != null) {
       return known;
@@ -204,16 +201,5 @@ public class TokenDirectory {
     }
     revocations.announce(hash);
     return true;
-  }
-
-  /** What the table stores of a token: its SHA-256, lowercase hex (the realm's lookup key). */
-  static String sha256(String secret) {
-    try {
-      return HexFormat.of()
-          .formatHex(
-              MessageDigest.getInstance("SHA-256").digest(secret.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is not available", e);
-    }
   }
 }
