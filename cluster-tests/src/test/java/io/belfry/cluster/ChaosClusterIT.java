@@ -186,10 +186,13 @@ class ChaosClusterIT {
     }
     writers.forEach(Thread::start);
     Thread.sleep(3_000);
+    Instant killed = Instant.now();
     cluster.kill(3);
     cluster.start(3);
+    Instant started = Instant.now();
     Api restarted = cluster.api(3);
     Await.until("node3 received its state", restarted::stateReceived);
+    Instant received = Instant.now();
     Thread.sleep(5_000); // writes after the transfer, too
     writing.set(false);
     for (Thread writer : writers) {
@@ -217,6 +220,11 @@ class ChaosClusterIT {
         differing.size(),
         passes,
         Duration.between(stopped, Instant.now()).toMillis());
+    // where a missed write falls against the join, to read beside the nodes' rebalance log lines
+    System.out.printf(
+        "Rejoin timeline: killed %s, start command returned %s, state received %s, writers"
+            + " stopped %s%n",
+        killed, started, received, stopped);
     assertThat(acknowledged.get()).as("writes acknowledged during the run").isGreaterThan(keys);
     assertThat(differing).as("keys whose replicas differ after node3's restart").isEmpty();
   }
@@ -230,10 +238,27 @@ class ChaosClusterIT {
       long second = cluster.api(2).version(key);
       long third = restarted.version(key);
       if (first != second || first != third) {
-        differing.add(key + ": node1 " + first + ", node2 " + second + ", node3 " + third);
+        differing.add(
+            key
+                + ": node1 "
+                + minted(first)
+                + ", node2 "
+                + minted(second)
+                + ", node3 "
+                + minted(third));
       }
     }
     return differing;
+  }
+
+  /** A version with the instant it was minted (its wall-clock part), or "none". */
+  private static String minted(long version) {
+    return version < 0
+        ? "none"
+        : version
+            + " ("
+            + Instant.ofEpochMilli(version >>> 16)
+            + ")"; // HybridLogicalClock.millisOf
   }
 
   /** One client: its own keys, one request at a time, to a random node that is up. */

@@ -26,7 +26,8 @@ import org.jboss.logging.Logger;
  * new one. Each node notes the keys written on it while a rebalance is in progress; when one ends,
  * the coordinator reads every replica of those keys and settles the ones that differ on the winner
  * of the version rule ({@link ReplicaSettling}). Only those keys: a whole conflict pass reads every
- * replica of every key.
+ * replica of every key. Keys whose replicas agree are written back as they are: a joiner's file
+ * store can hold an older value than its memory after a state transfer.
  *
  * <p>A write issued during the rebalance can be applied on the coordinator after it has ended (the
  * likely reason a rejoin run saw a key minted 350 ms before the end missing on the joiner and never
@@ -109,9 +110,10 @@ public final class JoinWrites {
   }
 
   /**
-   * Compares every replica of each key and settles those that differ; returns how many differed.
-   * Stops early if the cache rebalances again or a replica cannot be read; the keys not compared
-   * stay noted. Runs on the caller's thread (the drain's, or a test's).
+   * Compares every replica of each key and settles those that differ, and writes the others' value
+   * back so that every member's file store holds it too ({@link ReplicaSettling#settleOrRewrite});
+   * returns how many differed. Stops early if the cache rebalances again or a replica cannot be
+   * read; the keys not compared stay noted. Runs on the caller's thread (the drain's, or a test's).
    */
   public int settle(List<String> keys) {
     int differing = 0;
@@ -120,7 +122,7 @@ public final class JoinWrites {
         break; // the next rebalance's end takes up the rest
       }
       try {
-        if (settling.settleIfDiffering(key)) {
+        if (settling.settleOrRewrite(key)) {
           differing++;
         }
         written.remove(key);

@@ -12,8 +12,12 @@ import io.belfry.reminders.store.CacheValues;
 import io.belfry.reminders.store.VersionMergeTest;
 import java.nio.file.Path;
 import java.util.List;
+import org.infinispan.AdvancedCache;
 import org.infinispan.Cache;
 import org.infinispan.context.Flag;
+import org.infinispan.factories.ComponentRegistry;
+import org.infinispan.persistence.manager.PersistenceManager;
+import org.infinispan.persistence.spi.MarshallableEntry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Replicas made to disagree on three embedded members (writes applied to one replica only, as a
  * partition or a file store that lost writes would leave them), then reconciled by {@link
- * ConflictRepair} with Belfry's version rule: every member ends with the same, winning entry.
+ * ConflictRepair} with Belfry's version rule: every member ends with the same, winning entry, in
+ * memory and in its file store.
  */
 class ConflictRepairTest {
 
@@ -98,6 +103,36 @@ class ConflictRepairTest {
     }
   }
 
+  @Test
+  void joinWrites_writesAgreeingReplicasBackToEveryFileStore() {
+    ReminderId key = ReminderId.of("join", "older-on-disk");
+    ReminderRecord older = VersionMergeTest.live(key, 10);
+    put(cluster.cache(0), older);
+    // every member holds the newer version in memory, and one member's file store the older one,
+    // as a state-transfer chunk that arrived after the newer write leaves a joiner
+    ReminderRecord newer = VersionMergeTest.live(key, 11);
+    putLocally(cluster.cache(0), newer);
+    putLocally(cluster.cache(1), newer);
+    cluster
+        .cache(2)
+        .getAdvancedCache()
+        .withFlags(Flag.CACHE_MODE_LOCAL, Flag.SKIP_CACHE_STORE)
+        .put(key.cacheKey(), encoded(newer));
+    assertThat(storedValue(cluster.cache(2), key)).isEqualTo(encoded(older));
+
+    int differing = new JoinWrites(cluster.cache(0), Runnable::run).settle(List.of(key.cacheKey()));
+
+    assertThat(differing).as("the replicas agreed in memory").isZero();
+    for (int node = 0; node < 3; node++) {
+      assertThat(storedValue(cluster.cache(node), key))
+          .as("node %d: its file store holds the newer version", node)
+          .isEqualTo(encoded(newer));
+      assertThat(localValue(cluster.cache(node), key))
+          .as("node %d: and so does its memory", node)
+          .isEqualTo(encoded(newer));
+    }
+  }
+
   private static void put(Cache<String, String> cache, ReminderRecord record) {
     cache.put(record.id().cacheKey(), encoded(record));
   }
@@ -111,6 +146,21 @@ class ConflictRepairTest {
 
   private static String localValue(Cache<String, String> cache, ReminderId id) {
     return cache.getAdvancedCache().withFlags(Flag.CACHE_MODE_LOCAL).get(id.cacheKey());
+  }
+
+  /** What the member's file store holds for {@code id}, read past its memory. */
+  private static String storedValue(Cache<String, String> cache, ReminderId id) {
+    AdvancedCache<String, String> advanced = cache.getAdvancedCache();
+    MarshallableEntry<Object, Object> stored =
+        ComponentRegistry.of(advanced)
+            .getComponent(PersistenceManager.class)
+            .<Object, Object>loadFromAllStores(
+                advanced.getKeyDataConversion().toStorage(id.cacheKey()), true, true)
+            .toCompletableFuture()
+            .join();
+    return stored == null
+        ? null
+        : (String) advanced.getValueDataConversion().fromStorage(stored.getValue());
   }
 
   private static String encoded(ReminderRecord record) {
