@@ -76,11 +76,12 @@ class ChaosClusterIT {
     }
   }
 
-  private final ClusterNodes cluster = new ClusterNodes(3);
+  /** AtLeastOnceClusterIT's cluster, which that suite leaves running (ClusterNodes). */
+  private final ClusterNodes cluster = ClusterNodes.onPostgresql(3, AtLeastOnceClusterIT.DATABASE);
 
   @BeforeAll
   void startCluster() {
-    cluster.startClean();
+    cluster.startCleanOrTakeOver();
   }
 
   @AfterAll

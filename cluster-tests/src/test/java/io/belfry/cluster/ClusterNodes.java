@@ -19,6 +19,15 @@ import java.util.concurrent.TimeUnit;
  * {@code server-config/cluster} script an operator uses. Where the nodes live, their ports and the
  * first admin come from failsafe's environment (see this module's pom). The audit database is H2 in
  * the cluster's directory, or a PostgreSQL database of its own ({@link #onPostgresql}).
+ *
+ * <p>A clean start of three nodes costs CI about 85 s on this box, so suites run in the order of
+ * their names (this module's pom) and some go on with the cluster the suite before them left
+ * running ({@link #leaveRunning}, {@link #startCleanOrTakeOver}): AtLeastOnceClusterIT then
+ * ChaosClusterIT on PostgreSQL; FailoverClusterIT, HalvesClusterIT (a fourth node joins) then
+ * PartitionClusterIT (it leaves) on H2. Each suite that starts a cluster clean is one that needs a
+ * fresh one (the first fires of a fresh cluster, on each database). Every cluster of this module
+ * listens on the same ports, so one runs at a time: a clean start stops what was left running, and
+ * so does the end of the test run.
  */
 final class ClusterNodes implements AutoCloseable {
 
@@ -42,6 +51,11 @@ final class ClusterNodes implements AutoCloseable {
   /** How long one script command may take; a benchmark on a large store may need more. */
   private static final long COMMAND_TIMEOUT_MINUTES =
       Long.getLong("belfry.cluster.commandTimeoutMinutes", 10);
+
+  /** The cluster a suite left running for the next one, or null. */
+  private static ClusterNodes leftRunning;
+
+  private static boolean stopAtExit;
 
   /** A cluster on H2 (BELFRY_CLUSTER_DB=h2) in the configured BELFRY_CLUSTER_DIR. */
   ClusterNodes(int size) {
@@ -129,12 +143,63 @@ final class ClusterNodes implements AutoCloseable {
    * starts all nodes and waits for each.
    */
   ClusterNodes startClean() {
+    stopLeftRunning();
     run("clean");
     if (database != null) {
       recreateDatabase();
     }
     run("start", String.valueOf(size));
     return this;
+  }
+
+  /**
+   * Goes on with the cluster the previous suite left running if it is this one (same directory and
+   * database), with {@code size} nodes: those above are stopped (a graceful leave), missing ones
+   * started, and every one waited for. Otherwise starts this cluster clean.
+   */
+  ClusterNodes startCleanOrTakeOver() {
+    ClusterNodes left;
+    synchronized (ClusterNodes.class) {
+      left = leftRunning;
+      leftRunning = null;
+    }
+    if (left == null || !left.directory.equals(directory)) {
+      if (left != null) {
+        left.close();
+      }
+      return startClean();
+    }
+    for (int n = left.size; n > size; n--) {
+      stop(n);
+    }
+    startAll();
+    return this;
+  }
+
+  /**
+   * Leaves the nodes running for the next suite ({@link #startCleanOrTakeOver}); they are stopped
+   * by the next clean start, or when the test run ends.
+   */
+  void leaveRunning() {
+    synchronized (ClusterNodes.class) {
+      leftRunning = this;
+      if (!stopAtExit) {
+        stopAtExit = true;
+        Runtime.getRuntime().addShutdownHook(new Thread(ClusterNodes::stopLeftRunning));
+      }
+    }
+  }
+
+  /** Stops the cluster a suite left running, if any: before a cluster that is not it starts. */
+  static void stopLeftRunning() {
+    ClusterNodes left;
+    synchronized (ClusterNodes.class) {
+      left = leftRunning;
+      leftRunning = null;
+    }
+    if (left != null) {
+      left.close();
+    }
   }
 
   private void recreateDatabase() {

@@ -57,7 +57,7 @@ class FailoverClusterIT {
 
   @AfterAll
   void stopCluster() {
-    cluster.close();
+    cluster.leaveRunning();
   }
 
   @BeforeEach

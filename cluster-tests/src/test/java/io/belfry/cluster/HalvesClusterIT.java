@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class HalvesClusterIT extends PartitionedCluster {
 
   HalvesClusterIT() {
-    super(4);
+    super(4, true);
   }
 
   @Test

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class PartitionClusterIT extends PartitionedCluster {
 
   PartitionClusterIT() {
-    super(3);
+    super(3, false);
   }
 
   @Test

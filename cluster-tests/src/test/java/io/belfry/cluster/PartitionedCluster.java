@@ -7,8 +7,10 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * A cluster of real WildFly nodes that a test cuts apart with iptables ({@link Partition}): started
- * clean before the class's tests, stopped after them; skipped where iptables cannot run.
+ * A cluster of real WildFly nodes that a test cuts apart with iptables ({@link Partition}); skipped
+ * where iptables cannot run. It is FailoverClusterIT's H2 cluster, which the suite before left
+ * running (ClusterNodes), with as many nodes as the class needs (started clean if none was left: a
+ * suite run alone), and it is left to the next suite or stopped after the class's tests.
  */
 @Tag("cluster")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -16,10 +18,12 @@ abstract class PartitionedCluster {
 
   final ClusterNodes cluster;
   final PartitionChecks checks;
+  private final boolean leaveRunning;
 
-  PartitionedCluster(int size) {
+  PartitionedCluster(int size, boolean leaveRunning) {
     cluster = new ClusterNodes(size);
     checks = new PartitionChecks(cluster);
+    this.leaveRunning = leaveRunning;
   }
 
   @BeforeAll
@@ -28,11 +32,15 @@ abstract class PartitionedCluster {
         Partition.available(),
         "the partition tests need root and iptables (apt-get install -y iptables); .ci/run"
             + " installs it");
-    cluster.startClean();
+    cluster.startCleanOrTakeOver();
   }
 
   @AfterAll
   void stopCluster() {
-    cluster.close();
+    if (leaveRunning) {
+      cluster.leaveRunning();
+    } else {
+      cluster.close();
+    }
   }
 }

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,6 +48,11 @@ class RunCommandDataIT {
   private final Path work = root().resolve("cluster-tests/target/run-command");
   private final Path data = work.resolve("data");
   private Process server;
+
+  @BeforeAll
+  static void noClusterLeftRunning() {
+    ClusterNodes.stopLeftRunning(); // its two cores are this suite's
+  }
 
   @Test
   void serverProvisionedAgain_sameDataDirectory_keepsTheReminderAndTheUser() throws Exception {
