@@ -153,20 +153,22 @@ final class ClusterNodes implements AutoCloseable {
   }
 
   /**
-   * Goes on with the cluster the previous suite left running if it is this one (same directory and
-   * database), with {@code size} nodes: those above are stopped (a graceful leave), missing ones
-   * started, and every one waited for. Otherwise starts this cluster clean.
+   * Goes on with the cluster the previous suite left running if it is this one (same directory,
+   * which names the database too), with {@code size} nodes: those above are stopped (a graceful
+   * leave), missing ones started, and every one waited for. Otherwise starts this cluster clean,
+   * which stops the other.
    */
   ClusterNodes startCleanOrTakeOver() {
     ClusterNodes left;
     synchronized (ClusterNodes.class) {
       left = leftRunning;
-      leftRunning = null;
-    }
-    if (left == null || !left.directory.equals(directory)) {
-      if (left != null) {
-        left.close();
+      if (left == null || !left.directory.equals(directory)) {
+        left = null; // not this cluster: the clean start stops it
+      } else {
+        leftRunning = null;
       }
+    }
+    if (left == null) {
       return startClean();
     }
     for (int n = left.size; n > size; n--) {

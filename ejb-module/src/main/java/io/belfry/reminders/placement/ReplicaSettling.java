@@ -91,7 +91,9 @@ final class ReplicaSettling {
       }
     }
     if (winner == null) {
-      return false; // absent everywhere: a store can hold only a tombstone here, which is purged
+      // absent everywhere: nothing to write back (Belfry removes only purged tombstones, so what a
+      // joiner's store may have kept of the key is a tombstone)
+      return false;
     }
     if (!differing) {
       // a key changed since it was read reached every store with that change

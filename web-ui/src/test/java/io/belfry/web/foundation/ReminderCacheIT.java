@@ -147,37 +147,17 @@ class ReminderCacheIT {
   }
 
   /**
-   * Runs the container's pending evictions and returns its size. Its cleanUp is found on the class
-   * or interface that declares it, which need not be public to the deployment.
+   * Runs the container's pending evictions and returns its size. Its cleanUp is called by
+   * reflection, made accessible: the implementing class need not be public to the deployment.
    */
   private static int evictPending(DataContainer<?, ?> memory) {
-    Method cleanUp = declared(memory.getClass(), "cleanUp");
-    if (cleanUp != null) {
-      try {
-        cleanUp.setAccessible(true);
-        cleanUp.invoke(memory);
-      } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-        // the size is read as it is, and the wait goes on
-      }
+    try {
+      Method cleanUp = memory.getClass().getMethod("cleanUp");
+      cleanUp.setAccessible(true);
+      cleanUp.invoke(memory);
+    } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+      // the size is read as it is, and the wait goes on
     }
     return memory.size();
-  }
-
-  private static Method declared(Class<?> type, String name) {
-    if (type == null) {
-      return null;
-    }
-    for (Method method : type.getDeclaredMethods()) {
-      if (method.getName().equals(name) && method.getParameterCount() == 0) {
-        return method;
-      }
-    }
-    for (Class<?> face : type.getInterfaces()) {
-      Method method = declared(face, name);
-      if (method != null) {
-        return method;
-      }
-    }
-    return declared(type.getSuperclass(), name);
   }
 }
