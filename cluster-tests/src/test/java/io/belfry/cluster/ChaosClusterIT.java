@@ -444,9 +444,30 @@ class ChaosClusterIT {
                 + version
                 + " ("
                 + (now == null ? "absent" : now.state() + " at version " + now.version())
+                + "; live version per replica: "
+                + liveVersionPerReplica(key)
                 + ")");
       }
     }
     return report;
+  }
+
+  /**
+   * The live version each node's replica holds for {@code key} (-1: none, a tombstone or nothing),
+   * so that a failure shows which replicas lost an acknowledged write: a replicated cache reads its
+   * local replica.
+   */
+  private String liveVersionPerReplica(String key) {
+    List<String> replicas = new ArrayList<>();
+    for (int node = 1; node <= cluster.size(); node++) {
+      String held;
+      try {
+        held = String.valueOf(cluster.api(node).version(key));
+      } catch (IOException e) {
+        held = "unreadable";
+      }
+      replicas.add(cluster.name(node) + " " + held);
+    }
+    return String.join(", ", replicas);
   }
 }

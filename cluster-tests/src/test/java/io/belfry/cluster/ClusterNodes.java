@@ -76,6 +76,12 @@ final class ClusterNodes implements AutoCloseable {
     environment.put("BELFRY_CLUSTER_DB", database == null ? "h2" : "postgresql");
     if (database != null) {
       environment.put("BELFRY_DB_URL", POSTGRESQL + database);
+    } else {
+      // Standby hints are off by default; the H2 group of suites (failover, halves, partition)
+      // runs with them on, so that both ways of arming gained segments run on WildFly nodes.
+      environment.put(
+          "BELFRY_NODE_OPTS",
+          System.getenv().getOrDefault("BELFRY_NODE_OPTS", "") + " -Dbelfry.standby-hints=true");
     }
   }
 

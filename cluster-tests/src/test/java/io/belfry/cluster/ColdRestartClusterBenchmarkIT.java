@@ -160,7 +160,7 @@ class ColdRestartClusterBenchmarkIT {
     Map<String, List<AuditRecord>> fired =
         Fires.await(cluster.api(1), since, overdueKeys, Instant.now().plusSeconds(120));
     assertThat(fired).as("every overdue reminder fired").hasSize(overdue);
-    assertThat(fired).allSatisfy((key, fires) -> assertThat(fires).as(key).hasSize(1));
+    Fires.assertOnceEach("fired other than once", fired);
     Instant firstFire =
         fired.values().stream().map(f -> f.get(0).at()).min(Instant::compareTo).orElseThrow();
     Instant lastFire =

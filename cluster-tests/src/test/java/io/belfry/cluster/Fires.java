@@ -1,5 +1,7 @@
 package io.belfry.cluster;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.belfry.cluster.Api.AuditRecord;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -29,6 +31,33 @@ final class Fires {
     return api.audit(type, since).stream()
         .filter(r -> keys.contains(r.key()))
         .collect(Collectors.groupingBy(AuditRecord::key));
+  }
+
+  /**
+   * Asserts that each key's list holds exactly one record. The failure's first line names every key
+   * that has more or fewer, with its records (node, version, time): a CI log shows only the start
+   * of a failure, and a duplicate is diagnosed from who fired what when.
+   */
+  static void assertOnceEach(String what, Map<String, List<AuditRecord>> byKey) {
+    Map<String, List<AuditRecord>> notOnce =
+        byKey.entrySet().stream()
+            .filter(e -> e.getValue().size() != 1)
+            .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+    assertThat(notOnce)
+        .as(
+            () ->
+                what
+                    + ": "
+                    + notOnce.entrySet().stream()
+                        .map(e -> e.getKey() + " " + describe(e.getValue()))
+                        .collect(Collectors.joining("; ")))
+        .isEmpty();
+  }
+
+  private static String describe(List<AuditRecord> records) {
+    return records.stream()
+        .map(r -> r.type() + " by " + r.node() + " v" + r.version() + " at " + r.at())
+        .collect(Collectors.joining(", ", "[", "]"));
   }
 
   /**

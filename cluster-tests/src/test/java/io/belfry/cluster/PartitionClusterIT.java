@@ -25,7 +25,7 @@ class PartitionClusterIT extends PartitionedCluster {
   void minorityIsolated_majorityFiresOnce_minorityRefusesWrites_replicasConvergeAfterHeal()
       throws Exception {
     // from a settled cluster: the other test may have healed a partition just before
-    checks.awaitEveryNode(3, "UP AVAILABLE");
+    checks.awaitSettledBeforeACut();
     Instant since = Instant.now();
     String run = "partition-" + since.toEpochMilli();
     String cancelled = run + "-cancelled";

@@ -5,6 +5,7 @@ import io.belfry.reminders.config.BelfryExecutor;
 import io.belfry.reminders.config.BelfrySettings;
 import io.belfry.reminders.config.RemindersCache;
 import io.belfry.reminders.engine.ReminderEngine;
+import io.belfry.reminders.engine.ReminderEngineBuilder;
 import io.belfry.reminders.engine.VirtualTimeDriver;
 import io.belfry.reminders.fire.EngineSettings;
 import io.belfry.reminders.fire.ResurrectionGuard;
@@ -74,7 +75,7 @@ public class EngineRuntime {
   @PostConstruct
   void start() {
     EngineSettings settings = BelfrySettings.fromSystemProperties();
-    ReminderEngine.Builder builder =
+    ReminderEngineBuilder builder =
         ReminderEngine.builder(cache)
             .delivery(delivery)
             .listener(announcer)

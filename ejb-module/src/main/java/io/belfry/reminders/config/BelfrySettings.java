@@ -23,6 +23,7 @@ public final class BelfrySettings {
   public static final String BACKFILL_RATE = "belfry.backfill-rate";
   public static final String BACKLOG_LATENESS = "belfry.backlog-lateness";
   public static final String LEASE = "belfry.delivery.lease";
+  public static final String STANDBY_HINTS = "belfry.standby-hints";
 
   /** Global retry settings: {@code belfry.retry.max-attempts} and so on. */
   public static final String RETRY_PREFIX = "belfry.retry.";
@@ -49,7 +50,8 @@ public final class BelfrySettings {
         read(BACKFILL_RATE, Integer::valueOf, d.backfillRatePerSecond()),
         read(BACKLOG_LATENESS, BelfrySettings::duration, d.backlogLateness()),
         d.sweepSegmentsPerScan(),
-        d.maxFiresPerRun());
+        d.maxFiresPerRun(),
+        read(STANDBY_HINTS, BelfrySettings::bool, d.standbyHints()));
   }
 
   /**
@@ -106,6 +108,14 @@ public final class BelfrySettings {
   /** Durations as reminders take them: {@code PT1S}, {@code 1s}, {@code 500ms}, or {@code 0}. */
   private static Duration duration(String text) {
     return "0".equals(text) ? Duration.ZERO : ScheduleParser.parseInterval(text);
+  }
+
+  /** {@code true} or {@code false}; anything else is refused, not read as false. */
+  private static Boolean bool(String text) {
+    if (text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false")) {
+      return Boolean.valueOf(text);
+    }
+    throw new IllegalArgumentException("expected true or false");
   }
 
   private static <T> T read(String property, Function<String, T> parse, T fallback) {

@@ -2,11 +2,7 @@ package io.belfry.reminders.engine;
 
 import io.belfry.reminders.api.ReminderNotFoundException;
 import io.belfry.reminders.api.RemindersUnavailableException;
-import io.belfry.reminders.fire.AtLeastOnceSettings;
-import io.belfry.reminders.fire.Delivery;
 import io.belfry.reminders.fire.EngineListener;
-import io.belfry.reminders.fire.EngineSettings;
-import io.belfry.reminders.fire.ResurrectionGuard;
 import io.belfry.reminders.fire.Scheduler;
 import io.belfry.reminders.model.HybridLogicalClock;
 import io.belfry.reminders.model.ReminderId;
@@ -17,6 +13,7 @@ import io.belfry.reminders.placement.CacheOwnership;
 import io.belfry.reminders.placement.ChangeFeed;
 import io.belfry.reminders.placement.ChangeSink;
 import io.belfry.reminders.placement.Ownership;
+import io.belfry.reminders.placement.ReplicaSettling;
 import io.belfry.reminders.schedule.Bounds;
 import io.belfry.reminders.schedule.Clock;
 import io.belfry.reminders.schedule.Occurrence;
@@ -31,8 +28,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 import org.infinispan.Cache;
 import org.jboss.logging.Logger;
@@ -61,7 +56,7 @@ public final class ReminderEngine {
    */
   public static final int DEFAULT_UNAVAILABLE_PATIENCE_SECONDS = 3;
 
-  private static final Duration DEFAULT_UNAVAILABLE_PATIENCE =
+  static final Duration DEFAULT_UNAVAILABLE_PATIENCE =
       Duration.ofSeconds(DEFAULT_UNAVAILABLE_PATIENCE_SECONDS);
 
   private final ReminderStore store;
@@ -80,7 +75,7 @@ public final class ReminderEngine {
 
   private final RecordListing listing = new RecordListing(this::get);
 
-  private ReminderEngine(Builder b) {
+  ReminderEngine(ReminderEngineBuilder b) {
     this.store = b.store;
     this.ownership = b.ownership;
     this.background = b.background;
@@ -106,14 +101,17 @@ public final class ReminderEngine {
   }
 
   /** An engine on the replicated reminders cache. */
-  public static Builder builder(Cache<String, String> cache) {
-    return new Builder(
-        new InfinispanReminderStore(cache), new CacheOwnership(cache), new CacheChangeFeed(cache));
+  public static ReminderEngineBuilder builder(Cache<String, String> cache) {
+    return new ReminderEngineBuilder(
+        new InfinispanReminderStore(cache, new ReplicaSettling(cache)::settleIfDiffering),
+        new CacheOwnership(cache),
+        new CacheChangeFeed(cache));
   }
 
   /** An engine on any store, ownership and change feed (e.g. fakes in unit tests). */
-  public static Builder builder(ReminderStore store, Ownership ownership, ChangeFeed feed) {
-    return new Builder(store, ownership, feed);
+  public static ReminderEngineBuilder builder(
+      ReminderStore store, Ownership ownership, ChangeFeed feed) {
+    return new ReminderEngineBuilder(store, ownership, feed);
   }
 
   // --- Lifecycle ------------------------------------------------------------------------------
@@ -197,6 +195,14 @@ public final class ReminderEngine {
   /** How many reminders this node has armed; for health and tests. */
   public int armedCount() {
     return scheduler.armedCount();
+  }
+
+  /**
+   * How many hints this node keeps for reminders of segments it does not own, to arm them at once
+   * should it gain those segments; for tests.
+   */
+  public int standbyCount() {
+    return scheduler.standbyCount();
   }
 
   /** The versions clock of this node (e.g. for health); read-only use. */
@@ -474,121 +480,6 @@ public final class ReminderEngine {
       call.run();
     } catch (RuntimeException e) {
       LOG.warnf(e, "BELFRY-0002 Engine listener failed");
-    }
-  }
-
-  /** Assembles an engine; every part but the delivery has a default. */
-  public static final class Builder {
-    private final ReminderStore store;
-    private final Ownership ownership;
-    private final ChangeFeed feed;
-    private Clock clock = Clock.system();
-    private HybridLogicalClock versions;
-    private ScheduledExecutorService timer;
-    private Executor background;
-    private Executor deliveryExecutor = Runnable::run;
-    private Delivery delivery;
-    private EngineListener listener = EngineListener.NONE;
-    private Predicate<String> servedNamespaces = namespace -> true;
-    private EngineSettings settings = EngineSettings.DEFAULTS;
-    private Duration unavailablePatience = DEFAULT_UNAVAILABLE_PATIENCE;
-    private ResurrectionGuard resurrectionGuard = ResurrectionGuard.NONE;
-    private AtLeastOnceSettings atLeastOnce = AtLeastOnceSettings.DEFAULTS;
-
-    private Builder(ReminderStore store, Ownership ownership, ChangeFeed feed) {
-      this.store = Objects.requireNonNull(store, "store");
-      this.ownership = Objects.requireNonNull(ownership, "ownership");
-      this.feed = Objects.requireNonNull(feed, "feed");
-    }
-
-    /** Where "now" comes from; default the system clock. Versions are minted from it too. */
-    public Builder clock(Clock clock) {
-      this.clock = Objects.requireNonNull(clock, "clock");
-      return this;
-    }
-
-    /** The versions clock; default a new one on {@link #clock}. */
-    public Builder versions(HybridLogicalClock versions) {
-      this.versions = Objects.requireNonNull(versions, "versions");
-      return this;
-    }
-
-    /** Runs wake-ups and sweeps; without one the engine fires only on {@link #tick()}. */
-    public Builder timer(ScheduledExecutorService timer) {
-      this.timer = Objects.requireNonNull(timer, "timer");
-      return this;
-    }
-
-    /**
-     * Runs long reads that must not hold the timer's or the deliveries' threads (the key index's
-     * read of the replica after a topology change); default none: the first reader does them.
-     */
-    public Builder background(Executor background) {
-      this.background = Objects.requireNonNull(background, "background");
-      return this;
-    }
-
-    /** Runs deliveries; default the scheduler's own thread. */
-    public Builder deliveryExecutor(Executor deliveryExecutor) {
-      this.deliveryExecutor = Objects.requireNonNull(deliveryExecutor, "deliveryExecutor");
-      return this;
-    }
-
-    /** Receives every committed fire; required. */
-    public Builder delivery(Delivery delivery) {
-      this.delivery = Objects.requireNonNull(delivery, "delivery");
-      return this;
-    }
-
-    public Builder listener(EngineListener listener) {
-      this.listener = Objects.requireNonNull(listener, "listener");
-      return this;
-    }
-
-    /** Which namespaces this node fires; default all. */
-    public Builder servedNamespaces(Predicate<String> servedNamespaces) {
-      this.servedNamespaces = Objects.requireNonNull(servedNamespaces, "servedNamespaces");
-      return this;
-    }
-
-    public Builder settings(EngineSettings settings) {
-      this.settings = Objects.requireNonNull(settings, "settings");
-      return this;
-    }
-
-    /**
-     * How long a set or cancel keeps trying while the cluster cannot take it (a member just left,
-     * or this node is cut off from the majority) before it fails with {@link
-     * io.belfry.reminders.api.RemindersUnavailableException}; default {@value
-     * #DEFAULT_UNAVAILABLE_PATIENCE_SECONDS} s.
-     */
-    public Builder unavailablePatience(Duration patience) {
-      if (patience.isNegative()) {
-        throw new IllegalArgumentException("unavailablePatience must not be negative");
-      }
-      this.unavailablePatience = patience;
-      return this;
-    }
-
-    /**
-     * Consulted before the first fire of a version minted before this node started; default {@link
-     * ResurrectionGuard#NONE}.
-     */
-    public Builder resurrectionGuard(ResurrectionGuard guard) {
-      this.resurrectionGuard = Objects.requireNonNull(guard, "guard");
-      return this;
-    }
-
-    /**
-     * Leases and retries of at-least-once deliveries; default {@link AtLeastOnceSettings#DEFAULTS}.
-     */
-    public Builder atLeastOnce(AtLeastOnceSettings atLeastOnce) {
-      this.atLeastOnce = Objects.requireNonNull(atLeastOnce, "atLeastOnce");
-      return this;
-    }
-
-    public ReminderEngine build() {
-      return new ReminderEngine(this);
     }
   }
 }

@@ -2,13 +2,13 @@ package io.belfry.reminders.fire;
 
 import io.belfry.reminders.api.ReminderFired;
 import io.belfry.reminders.model.HybridLogicalClock;
-import io.belfry.reminders.model.ReminderCodec;
 import io.belfry.reminders.model.ReminderRecord;
 import io.belfry.reminders.model.ReminderState;
 import io.belfry.reminders.schedule.Clock;
 import io.belfry.reminders.store.OwnerContext;
 import io.belfry.reminders.store.ReminderStore;
 import io.belfry.reminders.store.StoredReminder;
+import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import org.jboss.logging.Logger;
@@ -123,7 +123,11 @@ final class Dispatcher {
       // occurrence's time (the stale hint) before the put-back one was armed and fired.
       ReminderRecord restored =
           commit.due().reissued(versions.mintAfter(written.version()), clock.millis());
-      return store.replace(new StoredReminder(written, ReminderCodec.encode(written)), restored);
+      // Compared as a record: the stored bytes carry the commit's write stamp as well.
+      Optional<StoredReminder> live = store.get(written.id());
+      return live.isPresent()
+          && live.get().record().equals(written)
+          && store.replace(live.get(), restored);
     } catch (RuntimeException e) {
       LOG.debugf(e, "BELFRY-0314 Could not undo the fire of %s", commit.due().id());
       return false;

@@ -5,9 +5,12 @@ import io.belfry.reminders.model.ReminderState;
 import io.belfry.reminders.schedule.TimeIndex;
 import io.belfry.reminders.store.ReminderStore;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -37,6 +40,15 @@ import java.util.concurrent.CompletionStage;
  * fires are never held back. A group holds a token for each late hint while it is out of the index,
  * so that runs side by side take on no more than they may fire.
  *
+ * <p><b>One attempt per key at a time.</b> While a group's commit of a key is undecided, the same
+ * key may be armed again: the sweep reads the entry still pending, a topology change hands the
+ * segment back, a write arrives. A second attempt would race the first one's conditional replace
+ * from the same node, and Infinispan does not promise that only one of two such replaces wins in a
+ * non-transactional cache while the topology changes (ISPN-3422). So a due hint of a key in flight
+ * is held back, the newest one per key, and armed again when the group that has the key settles, by
+ * which time the commit is decided: won (the hint held back is then stale and its run finds so),
+ * lost, or failed (the retry re-reads).
+ *
  * <p>{@link #takeDue} and {@link #settle} are called only under the scheduler's lock; a {@link
  * Group} belongs to the run that took it.
  */
@@ -54,6 +66,12 @@ final class DueFires {
   // Guarded by the scheduler's lock.
   private long blockedUntil = Long.MAX_VALUE;
   private int tokensHeld;
+
+  /** The keys of the hints taken by groups not settled yet. */
+  private final Set<String> inFlight = new HashSet<>();
+
+  /** For keys in flight, the newest hint that came due meanwhile, armed again at settle. */
+  private final Map<String, TimeIndex.Entry> heldBack = new HashMap<>();
 
   DueFires(
       ReminderStore store,
@@ -116,6 +134,14 @@ final class DueFires {
     boolean isEmpty() {
       return checked.isEmpty() && unchecked.isEmpty();
     }
+
+    /** Every hint the group took off the index. */
+    List<TimeIndex.Entry> taken() {
+      List<TimeIndex.Entry> taken = new ArrayList<>(checked.size() + unchecked.size());
+      taken.addAll(checked);
+      taken.addAll(unchecked);
+      return taken;
+    }
   }
 
   /**
@@ -159,6 +185,14 @@ final class DueFires {
         break;
       }
       TimeIndex.Entry hint = hints.pollDue(now, 1).get(0);
+      if (inFlight.contains(hint.cacheKey())) {
+        heldBack.merge(
+            hint.cacheKey(),
+            hint,
+            (held, later) -> later.version() >= held.version() ? later : held);
+        continue;
+      }
+      inFlight.add(hint.cacheKey());
       taken++;
       if (late) {
         group.held++;
@@ -207,7 +241,8 @@ final class DueFires {
         case NOT_YET -> {
           TimeIndex.Entry hint = one.hint();
           group.notYet.add(
-              new TimeIndex.Entry(hint.cacheKey(), hint.version(), attempt.dueMillis()));
+              new TimeIndex.Entry(
+                  hint.cacheKey(), hint.version(), attempt.dueMillis(), hint.tag()));
         }
         // Put back a pause ahead in settle, or the next run would retry it at once, forever.
         case FAILED -> group.retry.add(one.hint());
@@ -220,10 +255,18 @@ final class DueFires {
 
   /**
    * Under the lock: spends the backlog tokens of the group's late commits, releases the rest it
-   * held and, if {@code putBack} (the scheduler still runs), puts back what must be tried again,
-   * never over a newer hint drained meanwhile.
+   * held, lets its keys be attempted again and, if {@code putBack} (the scheduler still runs), puts
+   * back what must be tried again and arms what was held back meanwhile, never over a newer hint.
    */
   void settle(Group group, boolean putBack) {
+    List<TimeIndex.Entry> held = new ArrayList<>();
+    for (TimeIndex.Entry hint : group.taken()) {
+      inFlight.remove(hint.cacheKey());
+      TimeIndex.Entry later = heldBack.remove(hint.cacheKey());
+      if (later != null) {
+        held.add(later);
+      }
+    }
     long now = group.now;
     tokensHeld -= group.held;
     for (int i = 0; i < group.lateCommits; i++) {
@@ -255,6 +298,9 @@ final class DueFires {
     for (TimeIndex.Entry hint : group.retry) {
       putBack(hints, hint, now + Scheduler.FAILED_RETRY_PAUSE_MILLIS);
     }
+    for (TimeIndex.Entry hint : held) {
+      index.armNewer(hint);
+    }
   }
 
   /** Puts {@code hint} back at {@code dueMillis} unless the index has its id armed already. */
@@ -262,7 +308,7 @@ final class DueFires {
     // Whatever the index holds now was drained after the group took this hint: the same version
     // re-armed by the sweep, or a newer one written since. Either way it is the one to keep.
     if (!hints.contains(hint.cacheKey())) {
-      hints.put(hint.cacheKey(), hint.version(), dueMillis);
+      hints.put(hint.cacheKey(), hint.version(), dueMillis, hint.tag());
     }
   }
 

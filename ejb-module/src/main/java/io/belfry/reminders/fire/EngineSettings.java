@@ -15,6 +15,9 @@ import java.util.Objects;
  *     cost per interval at a million reminders
  * @param maxFiresPerRun at most this many commits per scheduler run, so that a run yields to
  *     topology and write hand-offs
+ * @param standbyHints whether each node also keeps hints for the segments it does not own, so that
+ *     it arms segments it gains from memory rather than from its file store (a shorter hold of the
+ *     scheduler's lock when an owner dies, for the heap of a hint per reminder of the cluster)
  */
 public record EngineSettings(
     Duration scanInterval,
@@ -22,7 +25,8 @@ public record EngineSettings(
     int backfillRatePerSecond,
     Duration backlogLateness,
     int sweepSegmentsPerScan,
-    int maxFiresPerRun) {
+    int maxFiresPerRun,
+    boolean standbyHints) {
 
   public static final Duration DEFAULT_SCAN_INTERVAL = Duration.ofSeconds(1);
   public static final Duration DEFAULT_TOMBSTONE_TTL = Duration.ofHours(1);
@@ -34,6 +38,13 @@ public record EngineSettings(
 
   public static final int DEFAULT_MAX_FIRES_PER_RUN = 10_000;
 
+  /**
+   * Off: on a 2-core box with three WildFly nodes at a million reminders, they shortened the
+   * handover's hold of the scheduler's lock but not the latest fire after a kill, for a hint per
+   * reminder of the cluster in every node's heap (docs/performance.md).
+   */
+  public static final boolean DEFAULT_STANDBY_HINTS = false;
+
   public static final EngineSettings DEFAULTS =
       new EngineSettings(
           DEFAULT_SCAN_INTERVAL,
@@ -41,7 +52,8 @@ public record EngineSettings(
           DEFAULT_BACKFILL_RATE_PER_SECOND,
           DEFAULT_BACKLOG_LATENESS,
           DEFAULT_SWEEP_SEGMENTS_PER_SCAN,
-          DEFAULT_MAX_FIRES_PER_RUN);
+          DEFAULT_MAX_FIRES_PER_RUN,
+          DEFAULT_STANDBY_HINTS);
 
   public EngineSettings {
     requirePositive(scanInterval, "scanInterval");
@@ -68,7 +80,8 @@ public record EngineSettings(
         backfillRatePerSecond,
         backlogLateness,
         sweepSegmentsPerScan,
-        maxFiresPerRun);
+        maxFiresPerRun,
+        standbyHints);
   }
 
   public EngineSettings withTombstoneTtl(Duration value) {
@@ -78,17 +91,41 @@ public record EngineSettings(
         backfillRatePerSecond,
         backlogLateness,
         sweepSegmentsPerScan,
-        maxFiresPerRun);
+        maxFiresPerRun,
+        standbyHints);
   }
 
   public EngineSettings withBackfillRatePerSecond(int value) {
     return new EngineSettings(
-        scanInterval, tombstoneTtl, value, backlogLateness, sweepSegmentsPerScan, maxFiresPerRun);
+        scanInterval,
+        tombstoneTtl,
+        value,
+        backlogLateness,
+        sweepSegmentsPerScan,
+        maxFiresPerRun,
+        standbyHints);
   }
 
   public EngineSettings withSweepSegmentsPerScan(int value) {
     return new EngineSettings(
-        scanInterval, tombstoneTtl, backfillRatePerSecond, backlogLateness, value, maxFiresPerRun);
+        scanInterval,
+        tombstoneTtl,
+        backfillRatePerSecond,
+        backlogLateness,
+        value,
+        maxFiresPerRun,
+        standbyHints);
+  }
+
+  public EngineSettings withStandbyHints(boolean value) {
+    return new EngineSettings(
+        scanInterval,
+        tombstoneTtl,
+        backfillRatePerSecond,
+        backlogLateness,
+        sweepSegmentsPerScan,
+        maxFiresPerRun,
+        value);
   }
 
   private static void requirePositive(Duration d, String what) {

@@ -18,9 +18,11 @@ final class Inbox {
 
   private record Removed(String key) implements Change {}
 
-  private record TopologyChange() implements Change {}
+  /** {@code receivingState}: this node did not hold the whole replica in the new topology. */
+  private record TopologyChange(boolean receivingState) implements Change {}
 
-  private static final Change TOPOLOGY = new TopologyChange();
+  private static final Change TOPOLOGY = new TopologyChange(false);
+  private static final Change TOPOLOGY_RECEIVING_STATE = new TopologyChange(true);
 
   private final Queue<Change> changes = new ConcurrentLinkedQueue<>();
 
@@ -32,8 +34,8 @@ final class Inbox {
     changes.add(new Removed(cacheKey));
   }
 
-  void topologyChanged() {
-    changes.add(TOPOLOGY);
+  void topologyChanged(boolean receivingState) {
+    changes.add(receivingState ? TOPOLOGY_RECEIVING_STATE : TOPOLOGY);
   }
 
   void clear() {
@@ -51,6 +53,9 @@ final class Inbox {
         // notified after the removal (per key, under its lock), so its Written re-arms it.
         index.drop(r.key());
       } else {
+        if (((TopologyChange) change).receivingState()) {
+          index.receivingState();
+        }
         index.applyTopology();
       }
     }

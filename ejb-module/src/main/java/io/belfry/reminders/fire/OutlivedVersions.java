@@ -75,6 +75,19 @@ final class OutlivedVersions {
    */
   boolean bury(TimeIndex.Entry hint, ReminderState end, long now) {
     try {
+      // What the archive shows outlived may be this node's replica lagging behind the others: a
+      // joiner's file store can keep an older value than the one it was sent, and serves it once
+      // the entry leaves memory. Burying it then would overwrite the acknowledged newer version on
+      // every replica (ChaosClusterIT lost one so, 2026-11-27). So the replicas are settled on
+      // their newest first; if they differed, that newest is written back everywhere and its
+      // write event arms it, and the version here is simply stale.
+      if (store.settleReplicas(hint.id())) {
+        LOG.warnf(
+            "BELFRY-0325 Reminder %s version %d was older on this node than on another replica:"
+                + " the replicas were settled on the newest instead of burying it",
+            hint.cacheKey(), hint.version());
+        return true;
+      }
       Optional<StoredReminder> live = store.get(hint.id());
       if (live.isEmpty()
           || !live.get().record().state().isArmed()

@@ -6,8 +6,11 @@ import io.belfry.reminders.model.ReminderRecord;
 import io.belfry.reminders.placement.Ownership;
 import io.belfry.reminders.schedule.TimeIndex;
 import io.belfry.reminders.store.ReminderStore;
+import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.jboss.logging.Logger;
 
@@ -16,8 +19,9 @@ import org.jboss.logging.Logger;
  * (namespaces), with the segments it was armed for. The index maps id → (version, due) and holds
  * hints only: a run validates each against the store before it fires.
  *
- * <p>On a topology change the owned segments now are compared with those armed: lost segments are
- * dropped from the index (one O(n) pass), gained ones are read from the local replica and armed.
+ * <p>On a topology change the owned segments now are compared with those armed: the hints of lost
+ * segments move to the {@link StandbyHints} (one O(n) pass), gained ones are taken from there when
+ * it covers them, and read from the local replica and armed otherwise.
  *
  * <p>Not thread-safe: used only under the scheduler's lock.
  */
@@ -30,12 +34,20 @@ final class OwnedIndex {
   private final Ownership ownership;
   private final Predicate<String> served;
   private final TimeIndex hints = new TimeIndex();
+  private final StandbyHints standby;
   private BitSet owned = new BitSet();
 
-  OwnedIndex(ReminderStore store, Ownership ownership, Predicate<String> served) {
+  OwnedIndex(
+      ReminderStore store, Ownership ownership, Predicate<String> served, boolean standbyHints) {
     this.store = store;
     this.ownership = ownership;
     this.served = served;
+    this.standby = new StandbyHints(standbyHints);
+  }
+
+  /** The hints of the segments not owned, for the fill steps that read them. */
+  StandbyHints standby() {
+    return standby;
   }
 
   /** The hints themselves, for the run that fires them and the sweep that checks them. */
@@ -46,6 +58,11 @@ final class OwnedIndex {
   /** The primary segments the index is armed for. */
   BitSet owned() {
     return owned;
+  }
+
+  /** How many segments the cache has. */
+  int segmentCount() {
+    return ownership.segmentCount();
   }
 
   boolean owns(String cacheKey) {
@@ -64,7 +81,16 @@ final class OwnedIndex {
   /** Forgets every hint and segment; the store keeps everything. */
   void clear() {
     hints.clear();
+    standby.invalidate();
     owned = new BitSet();
+  }
+
+  /**
+   * This node is receiving state: its store takes entries its change feed does not see, so the
+   * standby hints are forgotten until they are read again.
+   */
+  void receivingState() {
+    standby.invalidate();
   }
 
   /** Whether the topology installed now names other primary segments than those armed. */
@@ -72,27 +98,62 @@ final class OwnedIndex {
     return !ownership.primarySegments().equals(owned);
   }
 
+  /**
+   * Moves the index to the primary segments installed now. Logged at INFO when segments moved: how
+   * many came from the standby hints, how many were read from the store, and how long it took.
+   */
   void applyTopology() {
+    long startNanos = System.nanoTime();
     BitSet now = ownership.primarySegments();
     BitSet lost = (BitSet) owned.clone();
     lost.andNot(now);
     BitSet gained = (BitSet) now.clone();
     gained.andNot(owned);
     owned = now;
+    if (lost.isEmpty() && gained.isEmpty()) {
+      return;
+    }
     if (!lost.isEmpty()) {
-      hints.removeIf(key -> lost.get(ownership.segmentOf(key)));
+      hints.removeIf(
+          (key, segment) -> lost.get(segmentOf(key, segment)),
+          hint -> standby.keep(segmentOf(hint.cacheKey(), hint.tag()), hint));
+      standby.coverLost(lost);
     }
+    BitSet toRead = gained;
     if (!gained.isEmpty()) {
-      store.forEachLocal(gained, this::arm);
+      toRead = standby.handOver(gained, hints);
+      if (!toRead.isEmpty()) {
+        forEachObserved(toRead, this::apply);
+      }
     }
-    LOG.debugf(
-        "BELFRY-0304 Topology changed: %d segments gained, %d lost, %d owned",
-        gained.cardinality(), lost.cardinality(), now.cardinality());
+    LOG.infof(
+        "BELFRY-0304 Topology changed: %d segments gained (%d of them read from the store), %d"
+            + " lost, %d owned, %d armed; %d ms",
+        gained.cardinality(),
+        toRead.cardinality(),
+        lost.cardinality(),
+        now.cardinality(),
+        hints.size(),
+        (System.nanoTime() - startNanos) / 1_000_000);
   }
 
-  /** {@link #arm} if the entry's segment is owned; returns whether it was armed. */
+  /**
+   * {@link #arm} if the entry's segment is owned, and keeps it among the standby hints if that
+   * segment is tracked there; returns whether it was armed.
+   */
   boolean armIfOwned(String cacheKey, byte[] encoded) {
-    return owns(cacheKey) && arm(cacheKey, encoded);
+    int segment = ownership.segmentOf(cacheKey);
+    if (owned.get(segment)) {
+      Observed entry = observe(cacheKey, encoded, segment);
+      return entry != null && apply(entry);
+    }
+    if (standby.tracks(segment)) {
+      Observed entry = observe(cacheKey, encoded, segment);
+      if (entry != null) {
+        standby.apply(segment, entry);
+      }
+    }
+    return false;
   }
 
   /** {@link #armIfOwned(String, byte[])} for an entry {@link #observe observed} earlier. */
@@ -100,20 +161,51 @@ final class OwnedIndex {
     return entry != null && owns(entry.cacheKey()) && apply(entry);
   }
 
-  /** Drops the hint of a removed entry, whatever its version. */
-  void drop(String cacheKey) {
-    hints.remove(cacheKey);
+  /**
+   * Arms {@code hint} again unless its version or a newer one of its key is armed: in the index if
+   * its segment is owned, among the standby hints if that segment is tracked there, nowhere
+   * otherwise (its owner has it).
+   */
+  void armNewer(TimeIndex.Entry hint) {
+    int segment = segmentOf(hint.cacheKey(), hint.tag());
+    if (owned.get(segment)) {
+      Optional<TimeIndex.Entry> armed = hints.get(hint.cacheKey());
+      if (armed.isEmpty() || armed.get().version() < hint.version()) {
+        hints.put(hint.cacheKey(), hint.version(), hint.dueMillis(), segment);
+      }
+    } else if (standby.tracks(segment)) {
+      standby.apply(
+          segment,
+          new Observed(
+              hint.cacheKey(), hint.id(), hint.version(), true, hint.dueMillis(), segment));
+    }
   }
 
-  /** What one stored entry asks of the index, decoded; see {@link #observe}. */
-  record Observed(String cacheKey, ReminderId id, long version, boolean armed, long armAtMillis) {}
+  /** The segment of a hint: its tag, or computed from the key when it has none. */
+  private int segmentOf(String cacheKey, int tag) {
+    return tag != TimeIndex.UNTAGGED ? tag : ownership.segmentOf(cacheKey);
+  }
+
+  /** Drops the hint of a removed entry, whatever its version. */
+  void drop(String cacheKey) {
+    if (!hints.remove(cacheKey) && standby.enabled()) {
+      standby.drop(ownership.segmentOf(cacheKey), cacheKey);
+    }
+  }
+
+  /**
+   * What one stored entry asks of the index, decoded; see {@link #observe}. {@code segment} is the
+   * key's, or {@link TimeIndex#UNTAGGED} if the reader did not know it.
+   */
+  record Observed(
+      String cacheKey, ReminderId id, long version, boolean armed, long armAtMillis, int segment) {}
 
   /**
    * Decodes what one stored entry asks of the index without touching the index, so any thread may
    * call it: a recovery step decodes what it read before it takes the scheduler's lock. Null for an
    * entry of a namespace not served here, or one that cannot be read (logged).
    */
-  Observed observe(String key, byte[] value) {
+  Observed observe(String key, byte[] value, int segment) {
     Optional<ReminderId> id = idOf(key);
     if (id.isEmpty() || !served.test(id.get().namespace())) {
       return null;
@@ -126,12 +218,7 @@ final class OwnedIndex {
       return null;
     }
     return new Observed(
-        key, id.get(), record.version(), record.state().isArmed(), record.armAtMillis());
-  }
-
-  private boolean arm(String key, byte[] value) {
-    Observed entry = observe(key, value);
-    return entry != null && apply(entry);
+        key, id.get(), record.version(), record.state().isArmed(), record.armAtMillis(), segment);
   }
 
   /**
@@ -149,11 +236,40 @@ final class OwnedIndex {
       return false;
     }
     if (entry.armed()) {
-      hints.put(entry.cacheKey(), entry.version(), entry.armAtMillis());
+      hints.put(entry.cacheKey(), entry.version(), entry.armAtMillis(), entry.segment());
       return true;
     }
     hint.ifPresent(h -> hints.remove(entry.cacheKey()));
     return false;
+  }
+
+  /**
+   * Reads {@code segments} from the local replica one by one and {@link #observe observes} each
+   * entry: a list per segment, in segment order. Touches nothing of the index, so any thread may
+   * call it.
+   */
+  List<List<Observed>> readSegments(BitSet segments) {
+    List<List<Observed>> found = new ArrayList<>();
+    for (int s = segments.nextSetBit(0); s >= 0; s = segments.nextSetBit(s + 1)) {
+      List<Observed> entries = new ArrayList<>();
+      BitSet one = new BitSet();
+      one.set(s);
+      forEachObserved(one, entries::add);
+      found.add(entries);
+    }
+    return found;
+  }
+
+  /** Each entry of {@code segments} of the local replica, observed, segment by segment. */
+  void forEachObserved(BitSet segments, Consumer<Observed> sink) {
+    store.forEachLocalBySegment(
+        segments,
+        (segment, key, value) -> {
+          Observed entry = observe(key, value, segment);
+          if (entry != null) {
+            sink.accept(entry);
+          }
+        });
   }
 
   /** The id a cache key names; none for a key that is not a reminder's. */

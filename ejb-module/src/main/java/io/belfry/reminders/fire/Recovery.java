@@ -114,9 +114,15 @@ final class Recovery {
    */
   List<OwnedIndex.Observed> read(Step step) {
     List<OwnedIndex.Observed> found = new ArrayList<>();
-    store.forEachLocal(
-        step.segments(),
-        (key, value) -> {
+    BitSet segments = step.segments();
+    if (segments == null) {
+      segments = new BitSet();
+      segments.set(0, index.segmentCount());
+    }
+    // Segment by segment, so that every hint armed is tagged with its key's segment.
+    store.forEachLocalBySegment(
+        segments,
+        (segment, key, value) -> {
           long version;
           try {
             version = ReminderCodec.versionOf(value);
@@ -125,7 +131,7 @@ final class Recovery {
             return;
           }
           versions.observe(version);
-          OwnedIndex.Observed entry = index.observe(key, value);
+          OwnedIndex.Observed entry = index.observe(key, value, segment);
           if (entry != null) {
             found.add(entry);
           }

@@ -85,6 +85,7 @@ public final class Scheduler implements ChangeSink {
   // Guarded by lock: these fields, and the state of these objects.
   private final OwnedIndex index;
   private final Recovery recovery;
+  private final StandbyFill standbyFill;
   private final Sweep sweep;
   private final DueFires dueFires;
   private final WakeUp wakeUp;
@@ -132,8 +133,11 @@ public final class Scheduler implements ChangeSink {
             atLeastOnce.retries());
     Firing firing = new Firing(store, ownership, versions, leases);
     this.context = new OwnerContext();
-    this.index = new OwnedIndex(store, ownership, servedNamespaces);
+    this.index = new OwnedIndex(store, ownership, servedNamespaces, settings.standbyHints());
     this.recovery = new Recovery(store, versions, clock, index);
+    this.standbyFill =
+        new StandbyFill(
+            lock, index, inbox, ownership, timer, () -> running && recovery.recovered(), context);
     this.sweep = new Sweep(store, settings, ownership, index);
     this.dispatcher =
         new Dispatcher(
@@ -178,9 +182,14 @@ public final class Scheduler implements ChangeSink {
     requestRun();
   }
 
+  /**
+   * Called once the topology is installed, so whether this node holds the whole replica is read
+   * from the topology notified: a run may drain several topologies at once, and must still learn
+   * that this node received state in between.
+   */
   @Override
   public void topologyChanged() {
-    inbox.topologyChanged();
+    inbox.topologyChanged(!ownership.holdsWholeReplica());
     requestRun();
   }
 
@@ -206,6 +215,7 @@ public final class Scheduler implements ChangeSink {
       nextSweepAt = clock.millis() + settings.scanInterval().toMillis();
       if (timer == null) {
         recovery.readAll();
+        standbyFill.fillAll();
         return;
       }
       recovery.planSteps(ownership.segmentCount());
@@ -277,6 +287,16 @@ public final class Scheduler implements ChangeSink {
     }
   }
 
+  /** How many standby hints this node keeps; for tests. */
+  public int standbyCount() {
+    lock.lock();
+    try {
+      return index.standby().size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Stops the timers and forgets the index; the store keeps everything. */
   public void stop() {
     lock.lock();
@@ -291,6 +311,7 @@ public final class Scheduler implements ChangeSink {
         renewer = null;
       }
       wakeUp.cancel();
+      standbyFill.stop();
       index.clear();
       inbox.clear();
       recovery.stop();
@@ -350,6 +371,7 @@ public final class Scheduler implements ChangeSink {
         }
         sweepWindow = sweep.nextWindow();
         nextSweepAt = now + settings.scanInterval().toMillis();
+        standbyFill.startIfNeeded();
       }
     } finally {
       lock.unlock();

@@ -49,7 +49,7 @@ final class Sweep {
   static final int ENTRIES_PER_WINDOW = 8_192;
 
   /** One stored entry as read, its version read without decoding the rest. */
-  record Read(String cacheKey, ReminderId id, long version, byte[] value) {}
+  record Read(String cacheKey, ReminderId id, long version, byte[] value, int segment) {}
 
   private final ReminderStore store;
   private final EngineSettings settings;
@@ -107,16 +107,17 @@ final class Sweep {
   long read(BitSet segments, Consumer<List<Read>> chunks) {
     List<Read> chunk = new ArrayList<>(CHUNK);
     long[] visited = {0};
-    store.forEachLocal(
+    // Segment by segment, so that what it arms is tagged with its segment (see OwnedIndex).
+    store.forEachLocalBySegment(
         segments,
-        (key, value) -> {
+        (segment, key, value) -> {
           visited[0]++;
           Optional<ReminderId> id = OwnedIndex.idOf(key);
           if (id.isEmpty()) {
             return;
           }
           try {
-            chunk.add(new Read(key, id.get(), ReminderCodec.versionOf(value), value));
+            chunk.add(new Read(key, id.get(), ReminderCodec.versionOf(value), value, segment));
           } catch (RuntimeException e) {
             LOG.debugf(e, "BELFRY-0306 Sweep skipped unreadable %s", key);
             return;
@@ -155,7 +156,12 @@ final class Sweep {
         if (!armed || index.serves(id)) {
           index.apply(
               new OwnedIndex.Observed(
-                  read.cacheKey(), id, record.version(), armed, record.armAtMillis()));
+                  read.cacheKey(),
+                  id,
+                  record.version(),
+                  armed,
+                  record.armAtMillis(),
+                  read.segment()));
         }
       } catch (RuntimeException e) {
         LOG.debugf(e, "BELFRY-0306 Sweep skipped unreadable %s", read.cacheKey());

@@ -26,6 +26,10 @@ import java.util.function.LongSupplier;
  * write is conditional on the value it replaces (or on its absence), so of nodes racing from one
  * value only one wins, and a successor is minted above what it replaces ({@link #mintAfter}); a
  * partition in which both sides could write is refused by the cache ({@code DENY_READ_WRITES}).
+ * Equal versions can still make equal values, and a conditional write Infinispan retries after a
+ * topology change also succeeds on its own new value: so every value written carries a random write
+ * stamp besides ({@link ReminderCodec#encode(ReminderRecord, long)}), and two writes never put
+ * equal bytes.
  *
  * <p>Thread-safe and lock-free: the state is one {@link AtomicLong} updated in a CAS loop.
  */

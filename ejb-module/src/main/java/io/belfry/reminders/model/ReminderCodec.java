@@ -57,6 +57,7 @@ public final class ReminderCodec {
   static final int F_MAX_OCCURRENCES = 17;
   static final int F_DEADLINE = 18;
   static final int F_PROGRESS = 19;
+  static final int F_WRITE_STAMP = 20;
 
   // Duration / Timestamp
   private static final int F_SECONDS = 1;
@@ -92,6 +93,21 @@ public final class ReminderCodec {
 
   /** The cache value of {@code record}. */
   public static byte[] encode(ReminderRecord record) {
+    return encode(record, false, 0);
+  }
+
+  /**
+   * The cache value of {@code record}, made unique to one write by {@code writeStamp} (random),
+   * which readers skip. Why: a conditional write Infinispan retries after a topology change also
+   * succeeds on its own new value (ISPN-3422), so two owners firing one reminder in the same
+   * millisecond, with equal tombstones, were both told they won; stamped, each write's bytes are
+   * its own (the value's .proto, field 20).
+   */
+  public static byte[] encode(ReminderRecord record, long writeStamp) {
+    return encode(record, true, writeStamp);
+  }
+
+  private static byte[] encode(ReminderRecord record, boolean stamped, long writeStamp) {
     Objects.requireNonNull(record, "record");
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(BASE_CAPACITY + record.payloadLength());
     try {
@@ -132,6 +148,9 @@ public final class ReminderCodec {
       }
       if (record.progress() != null) {
         out.writeBytes(F_PROGRESS, progress(record.progress()));
+      }
+      if (stamped) {
+        out.writeFixed64(F_WRITE_STAMP, writeStamp);
       }
       out.flush();
     } catch (IOException e) {
@@ -207,8 +226,9 @@ public final class ReminderCodec {
       int field = WireType.getTagFieldNumber(tag);
       int wireType = WireType.getTagWireType(tag);
       if (field > F_PROGRESS || !isExpected(field, wireType)) {
-        // A field of a newer schema (or a known number with another type, which this reader
-        // cannot interpret): skip it, as protobuf's compatibility rules require.
+        // The write stamp (not part of the record), a field of a newer schema, or a known number
+        // with another type, which this reader cannot interpret: skip it, as protobuf's
+        // compatibility rules require.
         skip(in, tag);
         continue;
       }

@@ -80,6 +80,14 @@ public final class CacheOwnership implements Ownership {
     return segments;
   }
 
+  /** A member of the read consistent hash: in a replicated cache, it reads every entry locally. */
+  @Override
+  public boolean holdsWholeReplica() {
+    LocalizedCacheTopology topology = topology();
+    return topology != null
+        && topology.getReadConsistentHash().getMembers().contains(topology.getLocalAddress());
+  }
+
   private LocalizedCacheTopology topology() {
     return distribution.getCacheTopology();
   }

@@ -22,4 +22,14 @@ public interface Ownership {
 
   /** This node's name in the cluster, e.g. as the holder of a delivery's lease. */
   String localNode();
+
+  /**
+   * Whether this node holds the whole replica in the topology installed now: false while it joins
+   * (or, after a merge, rejoins) and state is still being transferred to it. Infinispan applies
+   * transferred entries without notifying listeners, so what a node learned from its change feed
+   * before is not complete then.
+   */
+  default boolean holdsWholeReplica() {
+    return true;
+  }
 }

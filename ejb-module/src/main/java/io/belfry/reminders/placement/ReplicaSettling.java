@@ -1,8 +1,15 @@
 package io.belfry.reminders.placement;
 
+import io.belfry.reminders.model.ReminderCodec;
+import io.belfry.reminders.model.ReminderId;
+import io.belfry.reminders.model.ReminderRecord;
+import io.belfry.reminders.store.CacheValues;
 import io.belfry.reminders.store.VersionMerge;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.Map;
-import java.util.Objects;
+import java.util.TreeMap;
+import org.infinispan.AdvancedCache;
 import org.infinispan.Cache;
 import org.infinispan.conflict.ConflictManager;
 import org.infinispan.conflict.ConflictManagerFactory;
@@ -19,16 +26,16 @@ import org.jboss.logging.Logger;
  * value brings the lagging replicas in line. Used after partitions merge ({@link ConflictRepair})
  * and for the keys written while a member joined ({@link JoinWrites}).
  */
-final class ReplicaSettling {
+public final class ReplicaSettling {
 
-  private static final Logger LOG = Logger.getLogger(ConflictRepair.class);
+  private static final Logger LOG = Logger.getLogger(ReplicaSettling.class);
   private static final int SETTLE_ATTEMPTS = 20;
 
   private final Cache<String, String> cache;
   private final DataConversion keys;
   private final DataConversion values;
 
-  ReplicaSettling(Cache<String, String> cache) {
+  public ReplicaSettling(Cache<String, String> cache) {
     this.cache = cache;
     this.keys = cache.getAdvancedCache().getKeyDataConversion();
     this.values = cache.getAdvancedCache().getValueDataConversion();
@@ -69,42 +76,87 @@ final class ReplicaSettling {
    * store, which it serves once the entry leaves memory (evicted under a memory bound, or at its
    * next restart): a rejoin run saw a key still older on the restarted node 31 s after its writers
    * stopped, with 200 entries in memory. Writing the value back puts it in every store. Listeners
-   * are not told: the value they saw has not changed.
+   * are not told where the primary still holds it: the value they saw has not changed.
    */
   boolean settleOrRewrite(String key) {
+    return settle(key, true);
+  }
+
+  /**
+   * Reads every replica of {@code key} and, only if they differ, settles them on the winner;
+   * returns whether they differed. For a caller about to write the key itself (a burial), whose own
+   * write reaches every store, and for a node other than the coordinator after a rebalance:
+   * replicas that agree need no write-back. Throws if a replica cannot be read.
+   */
+  public boolean settleIfDiffering(String key) {
+    return settle(key, false);
+  }
+
+  private boolean settle(String key, boolean rewriteAgreeing) {
     Object storageKey = keys.toStorage(key);
     ConflictManager<String, String> conflicts = conflicts();
-    String winner = null;
-    String first = null;
-    boolean seen = false;
-    boolean differing = false;
-    for (InternalCacheValue<?> replica : versionsOf(conflicts, storageKey).values()) {
-      String value = valueOf(replica);
-      if (!seen) {
-        first = value;
-        seen = true;
-      } else if (!Objects.equals(first, value)) {
-        differing = true;
-      }
-      if (value != null && (winner == null || VersionMerge.beats(key, value, winner))) {
-        winner = value;
-      }
-    }
+    Map<Address, String> held = read(conflicts, storageKey);
+    String winner = winner(key, held.values());
     if (winner == null) {
       // absent everywhere: nothing to write back (Belfry removes only purged tombstones, so what a
       // joiner's store may have kept of the key is a tombstone)
       return false;
     }
-    if (!differing) {
-      // a key changed since it was read reached every store with that change
-      cache
-          .getAdvancedCache()
-          .withFlags(Flag.SKIP_LISTENER_NOTIFICATION)
-          .replace(key, winner, winner);
+    if (held.values().stream().distinct().count() == 1) {
+      if (rewriteAgreeing) {
+        // conditional on what the primary holds when the write is made, which under a memory bound
+        // may be read from its store and differ from what the replicas showed a moment before
+        write(conflicts, storageKey, key, winner, true);
+      }
       return false;
     }
-    settle(conflicts, storageKey, key, winner);
+    // which member held which version tells a stale joiner (one member behind) from a write that
+    // reached one member only (one ahead)
+    LOG.infof(
+        "BELFRY-0026 Replicas of %s differed (%s); settling them on version %s",
+        key, describe(key, held), describe(key, winner));
+    write(conflicts, storageKey, key, winner, false);
     return true;
+  }
+
+  /** Every replica's value of a key, by member (null where a member holds none). */
+  private Map<Address, String> read(ConflictManager<String, String> conflicts, Object storageKey) {
+    Map<Address, String> held = new HashMap<>();
+    versionsOf(conflicts, storageKey)
+        .forEach((member, replica) -> held.put(member, valueOf(replica)));
+    return held;
+  }
+
+  /** The value that wins under the version rule among {@code values} (null if none is present). */
+  private static String winner(String key, Collection<String> values) {
+    String winner = null;
+    for (String value : values) {
+      if (value != null && (winner == null || VersionMerge.beats(key, value, winner))) {
+        winner = value;
+      }
+    }
+    return winner;
+  }
+
+  /** What each member held, as a log line names it, in the members' order. */
+  private static String describe(String key, Map<Address, String> held) {
+    Map<String, String> described = new TreeMap<>();
+    held.forEach((member, value) -> described.put(String.valueOf(member), describe(key, value)));
+    return described.toString();
+  }
+
+  /** A cache value as a log line names it: its version, and whether it is a tombstone. */
+  private static String describe(String key, String value) {
+    if (value == null) {
+      return "absent";
+    }
+    try {
+      ReminderRecord record =
+          ReminderCodec.decode(ReminderId.fromCacheKey(key), CacheValues.fromCache(value));
+      return record.version() + (record.isTombstone() ? " " + record.state() : "");
+    } catch (RuntimeException e) {
+      return "undecodable";
+    }
   }
 
   /**
@@ -113,6 +165,19 @@ final class ReplicaSettling {
    */
   void settle(
       ConflictManager<String, String> conflicts, Object storageKey, String key, String winner) {
+    write(conflicts, storageKey, key, winner, false);
+  }
+
+  /**
+   * {@link #settle}, and with {@code quietWhereUnchanged} listeners are not told when the primary
+   * already holds what is written (a write-back of a value every replica showed).
+   */
+  private void write(
+      ConflictManager<String, String> conflicts,
+      Object storageKey,
+      String key,
+      String winner,
+      boolean quietWhereUnchanged) {
     for (int attempt = 0; attempt < SETTLE_ATTEMPTS; attempt++) {
       Address primary =
           cache
@@ -129,7 +194,11 @@ final class ReplicaSettling {
         continue;
       }
       String kept = VersionMerge.beats(key, winner, current) ? winner : current;
-      if (cache.replace(key, current, kept)) {
+      AdvancedCache<String, String> writer =
+          quietWhereUnchanged && kept.equals(current)
+              ? cache.getAdvancedCache().withFlags(Flag.SKIP_LISTENER_NOTIFICATION)
+              : cache.getAdvancedCache();
+      if (writer.replace(key, current, kept)) {
         return;
       }
     }

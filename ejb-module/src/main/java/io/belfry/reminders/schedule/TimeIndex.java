@@ -2,10 +2,12 @@ package io.belfry.reminders.schedule;
 
 import io.belfry.reminders.model.ReminderId;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -19,10 +21,10 @@ import java.util.function.Predicate;
  * ed., §2.4 "IndexMinPQ") whose elements are found by cache key through an open-addressing hash
  * table with linear probing and backward-shift deletion (Knuth, <i>TAOCP</i> vol. 3, §6.4,
  * Algorithm R), so that no deleted-slot markers accumulate. Both live in parallel primitive arrays:
- * per entry the heap stores the key reference, due time, version, the key's hash and the entry's
- * table slot (28 bytes), and the table one {@code int} at a load factor of at most 1/2 (8 bytes):
- * about 36 bytes per entry plus the key, against roughly 100 for a {@code HashMap} of node objects.
- * Every operation is O(log n); {@link #nextDueMillis()} is O(1).
+ * per entry the heap stores the key reference, due time, version, the key's hash, the entry's table
+ * slot and a tag (32 bytes), and the table one {@code int} at a load factor of at most 1/2 (8
+ * bytes): about 40 bytes per entry plus the key, against roughly 100 for a {@code HashMap} of node
+ * objects. Every operation is O(log n); {@link #nextDueMillis()} is O(1).
  *
  * <p>Entries are keyed by the reminder's cache key, not its {@link ReminderId}: the scheduler arms
  * them with the String the change feed hands it, the same instance the key index keeps (and the
@@ -34,6 +36,11 @@ import java.util.function.Predicate;
  * 1987; Caffeine's {@code TimerWheel}) gives O(1) insertion, but needs a linked node object per
  * timer plus a map from id to node, several times this memory at a million entries, and it only
  * buckets times coarsely; the heap pops exactly in due order, which the budgeted poll relies on.
+ *
+ * <p>A <em>tag</em> is a small non-negative number the caller may attach to an entry and filter on
+ * ({@link #removeIf(KeyTagPredicate, Consumer)}) without recomputing it from the key: the scheduler
+ * tags each hint with its key's segment, which on WildFly costs a marshalling of the key to
+ * compute. {@link #UNTAGGED} when unknown.
  *
  * <p>Entries with the same due time are returned in no particular order. Due times are any {@code
  * long}; the index never reads a clock: "now" is a parameter of {@link #pollDue(long, int)}.
@@ -49,15 +56,29 @@ public final class TimeIndex {
    * One hint: the reminder stored under {@code cacheKey} ({@link ReminderId#cacheKey()}) at {@code
    * version} is due at {@code dueMillis}.
    */
-  public record Entry(String cacheKey, long version, long dueMillis) {
+  public record Entry(String cacheKey, long version, long dueMillis, int tag) {
     public Entry {
       Objects.requireNonNull(cacheKey, "cacheKey");
+    }
+
+    /** An entry without a tag. */
+    public Entry(String cacheKey, long version, long dueMillis) {
+      this(cacheKey, version, dueMillis, UNTAGGED);
     }
 
     /** The reminder's id, parsed from its cache key on each call. */
     public ReminderId id() {
       return ReminderId.fromCacheKey(cacheKey);
     }
+  }
+
+  /** The tag of an entry put without one. */
+  public static final int UNTAGGED = -1;
+
+  /** Tests an entry by its key and tag; see {@link #removeIf(KeyTagPredicate, Consumer)}. */
+  @FunctionalInterface
+  public interface KeyTagPredicate {
+    boolean test(String cacheKey, int tag);
   }
 
   private static final int MIN_CAPACITY = 16;
@@ -67,6 +88,7 @@ public final class TimeIndex {
   private PagedArrays.Longs dues;
   private PagedArrays.Longs versions;
   private PagedArrays.Ints hashes;
+  private PagedArrays.Ints tags;
 
   /** The table slot that points at each heap position, to update it when the element moves. */
   private PagedArrays.Ints slots;
@@ -92,9 +114,18 @@ public final class TimeIndex {
   }
 
   /**
-   * Adds the entry for {@code cacheKey}, replacing any entry it had, whatever that one's version.
+   * Adds the entry for {@code cacheKey}, replacing any entry it had, whatever that one's version;
+   * an entry it had keeps its tag.
    */
   public void put(String cacheKey, long version, long dueMillis) {
+    put(cacheKey, version, dueMillis, UNTAGGED);
+  }
+
+  /**
+   * {@link #put(String, long, long)} with a tag; {@link #UNTAGGED} keeps the tag of an entry the
+   * key had.
+   */
+  public void put(String cacheKey, long version, long dueMillis, int tag) {
     Objects.requireNonNull(cacheKey, "cacheKey");
     int hash = hash(cacheKey);
     int slot = find(cacheKey, hash);
@@ -103,6 +134,9 @@ public final class TimeIndex {
       long oldDue = dues.get(k);
       versions.set(k, version);
       dues.set(k, dueMillis);
+      if (tag != UNTAGGED) {
+        tags.set(k, tag);
+      }
       if (dueMillis < oldDue) {
         siftUp(k);
       } else if (dueMillis > oldDue) {
@@ -115,8 +149,61 @@ public final class TimeIndex {
     }
     slot = freeSlot(hash);
     int k = size++;
-    place(k, cacheKey, dueMillis, version, hash, slot);
+    place(k, cacheKey, dueMillis, version, hash, slot, tag);
     siftUp(k);
+  }
+
+  /**
+   * Puts every entry, with its tag, unless the index holds its key at the same or a newer version;
+   * in one pass and one O(n) heap construction rather than a sift per entry, for the many entries
+   * of segments handed over at once.
+   */
+  public void putAllNewer(Collection<Entry> entries) {
+    while (capacity < size + entries.size()) {
+      resize(capacity * 2);
+    }
+    boolean changed = false;
+    for (Entry entry : entries) {
+      int hash = hash(entry.cacheKey());
+      int slot = find(entry.cacheKey(), hash);
+      if (slot >= 0) {
+        int k = table.get(slot) - 1;
+        if (versions.get(k) >= entry.version()) {
+          continue;
+        }
+        versions.set(k, entry.version());
+        dues.set(k, entry.dueMillis());
+        if (entry.tag() != UNTAGGED) {
+          tags.set(k, entry.tag());
+        }
+      } else {
+        int k = size++;
+        place(
+            k,
+            entry.cacheKey(),
+            entry.dueMillis(),
+            entry.version(),
+            hash,
+            freeSlot(hash),
+            entry.tag());
+      }
+      changed = true;
+    }
+    if (changed) {
+      // Floyd's bottom-up heap construction, O(n); every move keeps its table slot current.
+      for (int k = (size >>> 1) - 1; k >= 0; k--) {
+        siftDown(k);
+      }
+    }
+  }
+
+  /** Every entry, in no particular order; O(n). */
+  public List<Entry> entries() {
+    List<Entry> all = new ArrayList<>(size);
+    for (int k = 0; k < size; k++) {
+      all.add(entryAt(k));
+    }
+    return all;
   }
 
   /** Removes the entry of {@code cacheKey}; returns whether there was one. */
@@ -189,16 +276,28 @@ public final class TimeIndex {
    */
   public int removeIf(Predicate<? super String> filter) {
     Objects.requireNonNull(filter, "filter");
+    return removeIf((key, tag) -> filter.test(key), removed -> {});
+  }
+
+  /**
+   * Removes every entry whose key and tag match, handing each to {@code sink} (in no particular
+   * order), e.g. to keep the hints of lost segments elsewhere; returns how many. O(n).
+   */
+  public int removeIf(KeyTagPredicate filter, Consumer<? super Entry> sink) {
+    Objects.requireNonNull(filter, "filter");
+    Objects.requireNonNull(sink, "sink");
     int kept = 0;
     for (int k = 0; k < size; k++) {
       String key = keys.get(k);
-      if (filter.test(key)) {
+      if (filter.test(key, tags.get(k))) {
+        sink.accept(entryAt(k));
         continue;
       }
       keys.set(kept, key);
       dues.set(kept, dues.get(k));
       versions.set(kept, versions.get(k));
       hashes.set(kept, hashes.get(k));
+      tags.set(kept, tags.get(k));
       kept++;
     }
     int removed = size - kept;
@@ -229,7 +328,7 @@ public final class TimeIndex {
   }
 
   private Entry entryAt(int k) {
-    return new Entry(keys.get(k), versions.get(k), dues.get(k));
+    return new Entry(keys.get(k), versions.get(k), dues.get(k), tags.get(k));
   }
 
   // --- Heap ---------------------------------------------------------------------------------
@@ -255,6 +354,7 @@ public final class TimeIndex {
     long version = versions.get(k);
     int hash = hashes.get(k);
     int slot = slots.get(k);
+    int tag = tags.get(k);
     while (k > 0) {
       int parent = (k - 1) >>> 1;
       if (dues.get(parent) <= due) {
@@ -263,7 +363,7 @@ public final class TimeIndex {
       move(parent, k);
       k = parent;
     }
-    place(k, key, due, version, hash, slot);
+    place(k, key, due, version, hash, slot, tag);
   }
 
   private void siftDown(int k) {
@@ -272,6 +372,7 @@ public final class TimeIndex {
     long version = versions.get(k);
     int hash = hashes.get(k);
     int slot = slots.get(k);
+    int tag = tags.get(k);
     int half = size >>> 1;
     while (k < half) {
       int child = 2 * k + 1;
@@ -290,16 +391,23 @@ public final class TimeIndex {
       move(child, k);
       k = child;
     }
-    place(k, key, due, version, hash, slot);
+    place(k, key, due, version, hash, slot, tag);
   }
 
   private void move(int from, int to) {
     place(
-        to, keys.get(from), dues.get(from), versions.get(from), hashes.get(from), slots.get(from));
+        to,
+        keys.get(from),
+        dues.get(from),
+        versions.get(from),
+        hashes.get(from),
+        slots.get(from),
+        tags.get(from));
   }
 
-  private void place(int k, String key, long due, long version, int hash, int slot) {
+  private void place(int k, String key, long due, long version, int hash, int slot, int tag) {
     keys.set(k, key);
+    tags.set(k, tag);
     dues.set(k, due);
     versions.set(k, version);
     hashes.set(k, hash);
@@ -373,6 +481,7 @@ public final class TimeIndex {
     dues = new PagedArrays.Longs(newCapacity);
     versions = new PagedArrays.Longs(newCapacity);
     hashes = new PagedArrays.Ints(newCapacity);
+    tags = new PagedArrays.Ints(newCapacity);
     slots = new PagedArrays.Ints(newCapacity);
     table = new PagedArrays.Ints(newCapacity * 2);
     tableMask = newCapacity * 2 - 1;
@@ -392,6 +501,7 @@ public final class TimeIndex {
     dues.resize(newCapacity);
     versions.resize(newCapacity);
     hashes.resize(newCapacity);
+    tags.resize(newCapacity);
     slots.resize(newCapacity);
     table = new PagedArrays.Ints(newCapacity * 2);
     tableMask = newCapacity * 2 - 1;

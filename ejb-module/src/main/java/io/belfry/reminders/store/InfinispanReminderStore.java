@@ -11,6 +11,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.infinispan.AdvancedCache;
 import org.infinispan.Cache;
@@ -66,8 +68,22 @@ public final class InfinispanReminderStore implements ReminderStore {
   /** Whether {@link #commands} read through to the store: memory may not hold every entry. */
   private final boolean readsThrough;
 
+  /** Settles the replicas of a cache key; see {@link #settleReplicas}. */
+  private final Predicate<String> replicaSettling;
+
+  /** A store whose {@link #settleReplicas} has nothing to settle. */
   public InfinispanReminderStore(Cache<String, String> cache) {
+    this(cache, key -> false);
+  }
+
+  /**
+   * @param replicaSettling reads every replica of a cache key, settles them on the newest and
+   *     answers whether they differed (placement's {@code ReplicaSettling}, which the engine wires
+   *     in: the store does not depend on placement)
+   */
+  public InfinispanReminderStore(Cache<String, String> cache, Predicate<String> replicaSettling) {
     this.cache = Objects.requireNonNull(cache, "cache");
+    this.replicaSettling = Objects.requireNonNull(replicaSettling, "replicaSettling");
     this.readsThrough = !holdsEveryEntry(cache);
     this.commands =
         readsThrough
@@ -92,6 +108,14 @@ public final class InfinispanReminderStore implements ReminderStore {
   }
 
   @Override
+  public boolean settleReplicas(ReminderId id) {
+    if (!cache.getCacheConfiguration().clustering().cacheMode().isClustered()) {
+      return false; // one replica (an embedded local cache): nothing to compare it with
+    }
+    return clustered(() -> replicaSettling.test(id.cacheKey()));
+  }
+
+  @Override
   public boolean readsThroughToDisk() {
     return readsThrough;
   }
@@ -109,17 +133,14 @@ public final class InfinispanReminderStore implements ReminderStore {
   @Override
   public Optional<StoredReminder> putIfAbsent(ReminderRecord record) {
     ReminderId id = record.id();
-    String value = CacheValues.toCache(ReminderCodec.encode(record));
+    String value = written(record);
     return stored(id, clustered(() -> commands.putIfAbsent(id.cacheKey(), value)));
   }
 
   @Override
   public CompletionStage<Optional<StoredReminder>> putIfAbsentAsync(ReminderRecord record) {
     ReminderId id = record.id();
-    return unblocked(
-            () ->
-                commands.putIfAbsentAsync(
-                    id.cacheKey(), CacheValues.toCache(ReminderCodec.encode(record))))
+    return unblocked(() -> commands.putIfAbsentAsync(id.cacheKey(), written(record)))
         .thenApply(previous -> stored(id, previous));
   }
 
@@ -127,7 +148,7 @@ public final class InfinispanReminderStore implements ReminderStore {
   public boolean replace(StoredReminder expected, ReminderRecord next) {
     requireSameId(expected, next);
     String oldValue = CacheValues.toCache(expected.encoded());
-    String newValue = CacheValues.toCache(ReminderCodec.encode(next));
+    String newValue = written(next);
     return clustered(() -> commands.replace(next.id().cacheKey(), oldValue, newValue));
   }
 
@@ -137,9 +158,7 @@ public final class InfinispanReminderStore implements ReminderStore {
         () -> {
           requireSameId(expected, next);
           return commands.replaceAsync(
-              next.id().cacheKey(),
-              CacheValues.toCache(expected.encoded()),
-              CacheValues.toCache(ReminderCodec.encode(next)));
+              next.id().cacheKey(), CacheValues.toCache(expected.encoded()), written(next));
         });
   }
 
@@ -161,6 +180,17 @@ public final class InfinispanReminderStore implements ReminderStore {
           }
           return result;
         });
+  }
+
+  /**
+   * The cache value one write of {@code record} puts: encoded with a random write stamp, so that no
+   * two writes put equal values, and a conditional write Infinispan retries after a topology change
+   * cannot match another node's write as if it were its own ({@link ReminderCodec#encode(
+   * ReminderRecord, long)}).
+   */
+  private static String written(ReminderRecord record) {
+    return CacheValues.toCache(
+        ReminderCodec.encode(record, ThreadLocalRandom.current().nextLong()));
   }
 
   private static void requireSameId(StoredReminder expected, ReminderRecord next) {

@@ -20,6 +20,12 @@ public interface ReminderStore {
     void visit(String cacheKey, byte[] encoded);
   }
 
+  /** Visits one locally stored entry of a known segment; see {@link #forEachLocalBySegment}. */
+  @FunctionalInterface
+  interface SegmentEntryVisitor {
+    void visit(int segment, String cacheKey, byte[] encoded);
+  }
+
   /** The entry of {@code id}, tombstones included. */
   Optional<StoredReminder> get(ReminderId id);
 
@@ -69,6 +75,32 @@ public interface ReminderStore {
    * @param segments the segments to visit, or {@code null} for all
    */
   void forEachLocal(BitSet segments, EntryVisitor visitor);
+
+  /**
+   * {@link #forEachLocal} one segment at a time, in segment order, telling the visitor each entry's
+   * segment: the scheduler tags its hints with it, which costs a marshalling of the key to compute
+   * on WildFly.
+   */
+  default void forEachLocalBySegment(BitSet segments, SegmentEntryVisitor visitor) {
+    for (int s = segments.nextSetBit(0); s >= 0; s = segments.nextSetBit(s + 1)) {
+      int segment = s;
+      BitSet one = new BitSet();
+      one.set(segment);
+      forEachLocal(one, (key, value) -> visitor.visit(segment, key, value));
+    }
+  }
+
+  /**
+   * Brings every replica of {@code id} to the newest version among them (the rule of {@link
+   * VersionMerge}), with a write conditional on what the primary owner holds, and returns whether
+   * they differed: for a node about to act on a value its own replica may hold older than the
+   * others (see the resurrection guard's burial). With one replica there is nothing to settle.
+   *
+   * @throws RuntimeException if a replica cannot be read now (the topology changed)
+   */
+  default boolean settleReplicas(ReminderId id) {
+    return false;
+  }
 
   /**
    * Whether writes can succeed now, as far as this node knows: false on the minority side of a

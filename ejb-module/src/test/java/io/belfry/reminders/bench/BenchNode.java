@@ -71,7 +71,8 @@ public final class BenchNode implements AutoCloseable {
           10_000_000,
           java.time.Duration.ofHours(1),
           EngineSettings.DEFAULT_SWEEP_SEGMENTS_PER_SCAN,
-          EngineSettings.DEFAULT_MAX_FIRES_PER_RUN);
+          EngineSettings.DEFAULT_MAX_FIRES_PER_RUN,
+          EngineSettings.DEFAULT_STANDBY_HINTS);
 
   final Storage storage;
   final ReminderEngine engine;

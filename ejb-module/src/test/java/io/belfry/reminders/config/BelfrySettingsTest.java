@@ -16,6 +16,7 @@ class BelfrySettingsTest {
     System.clearProperty(BelfrySettings.TOMBSTONE_TTL);
     System.clearProperty(BelfrySettings.BACKFILL_RATE);
     System.clearProperty(BelfrySettings.BACKLOG_LATENESS);
+    System.clearProperty(BelfrySettings.STANDBY_HINTS);
   }
 
   @Test
@@ -45,5 +46,17 @@ class BelfrySettingsTest {
     assertThatThrownBy(BelfrySettings::fromSystemProperties)
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("belfry.backfill-rate");
+  }
+
+  @Test
+  void fromSystemProperties_standbyHints_trueOrFalseOnly() {
+    assertThat(BelfrySettings.fromSystemProperties().standbyHints()).as("default").isFalse();
+    System.setProperty(BelfrySettings.STANDBY_HINTS, "TRUE");
+    assertThat(BelfrySettings.fromSystemProperties().standbyHints()).isTrue();
+
+    System.setProperty(BelfrySettings.STANDBY_HINTS, "no");
+    assertThatThrownBy(BelfrySettings::fromSystemProperties)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("belfry.standby-hints");
   }
 }

@@ -2,6 +2,7 @@ package io.belfry.reminders.engine;
 
 import io.belfry.reminders.api.ReminderFired;
 import io.belfry.reminders.fire.EngineSettings;
+import io.belfry.reminders.fire.ResurrectionGuard;
 import io.belfry.reminders.schedule.SettableClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -68,6 +69,10 @@ final class TestCluster implements AutoCloseable {
    */
   private boolean joinersWaitForState = true;
 
+  private EngineSettings settings = EngineSettings.DEFAULTS;
+
+  private ResurrectionGuard guard = ResurrectionGuard.NONE;
+
   TestCluster(Path root) {
     this(root, 0);
   }
@@ -89,6 +94,18 @@ final class TestCluster implements AutoCloseable {
    */
   TestCluster joinWithoutWaitingForState() {
     joinersWaitForState = false;
+    return this;
+  }
+
+  /** Engines started from now on keep standby hints (off by default). */
+  TestCluster withStandbyHints() {
+    settings = settings.withStandbyHints(true);
+    return this;
+  }
+
+  /** Engines started from now on ask {@code guard} about versions minted before they started. */
+  TestCluster withResurrectionGuard(ResurrectionGuard guard) {
+    this.guard = guard;
     return this;
   }
 
@@ -249,7 +266,8 @@ final class TestCluster implements AutoCloseable {
                     task.run();
                   }
                 })
-            .settings(EngineSettings.DEFAULTS)
+            .settings(settings)
+            .resurrectionGuard(guard)
             .build();
     engine.start();
     engines[node] = engine;

@@ -8,6 +8,7 @@ import io.belfry.reminders.api.ReminderFired;
 import io.belfry.reminders.api.ReminderNotFoundException;
 import io.belfry.reminders.api.Schedule;
 import io.belfry.reminders.engine.ReminderEngine;
+import io.belfry.reminders.engine.ReminderEngineBuilder;
 import io.belfry.reminders.engine.ReminderSpec;
 import io.belfry.reminders.model.ReminderId;
 import io.belfry.reminders.model.ReminderRecord;
@@ -379,7 +380,7 @@ class AtLeastOnceTest {
     return record().state();
   }
 
-  private ReminderEngine.Builder engine(Delivery delivery) {
+  private ReminderEngineBuilder engine(Delivery delivery) {
     return ReminderEngine.builder(node, node, node)
         .clock(clock)
         .listener(listener)

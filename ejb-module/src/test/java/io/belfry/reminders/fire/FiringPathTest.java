@@ -6,6 +6,7 @@ import io.belfry.reminders.api.DeliveryMode;
 import io.belfry.reminders.api.ReminderFired;
 import io.belfry.reminders.api.Schedule;
 import io.belfry.reminders.engine.ReminderEngine;
+import io.belfry.reminders.engine.ReminderEngineBuilder;
 import io.belfry.reminders.engine.ReminderSpec;
 import io.belfry.reminders.model.ReminderId;
 import io.belfry.reminders.model.ReminderRecord;
@@ -224,7 +225,7 @@ class FiringPathTest {
     return ReminderEngine.builder(node, node, node).clock(clock).delivery(fire -> {}).build();
   }
 
-  private ReminderEngine.Builder engine() {
+  private ReminderEngineBuilder engine() {
     return ReminderEngine.builder(node, node, node)
         .clock(clock)
         .deliveryExecutor(

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.belfry.reminders.api.ReminderFired;
 import io.belfry.reminders.engine.ReminderEngine;
+import io.belfry.reminders.engine.ReminderEngineBuilder;
 import io.belfry.reminders.engine.ReminderSpec;
 import io.belfry.reminders.model.ReminderId;
 import io.belfry.reminders.model.ReminderRecord;
@@ -20,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -201,25 +203,8 @@ class SchedulerTest {
     // the first fire's replicated write hangs until the test lets it go; later ones are quick
     CountDownLatch slowCommit = new CountDownLatch(1);
     CountDownLatch committing = new CountDownLatch(1);
-    AtomicBoolean firstCommit = new AtomicBoolean(true);
     ExecutorService replicas = Executors.newCachedThreadPool();
-    node.commitExecutor =
-        task -> {
-          if (firstCommit.compareAndSet(true, false)) {
-            replicas.execute(
-                () -> {
-                  committing.countDown();
-                  try {
-                    slowCommit.await(10, TimeUnit.SECONDS);
-                  } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                  }
-                  task.run();
-                });
-          } else {
-            task.run();
-          }
-        };
+    hangFirstCommit(replicas, committing, slowCommit);
     List<String> delivered = new CopyOnWriteArrayList<>();
     // two timer threads, as the server's managed scheduled executor has
     ReminderEngine engine = onTimer(Executors.newScheduledThreadPool(2), delivered);
@@ -239,6 +224,74 @@ class SchedulerTest {
     assertThat(delivered).containsExactly("quick", "slow");
     engine.stop();
     replicas.shutdownNow();
+  }
+
+  @Test
+  void tick_aKeyWhoseCommitIsUndecided_isNotAttemptedAgainWhenTheSweepArmsItMeanwhile()
+      throws Exception {
+    // the first replicated write hangs until the test lets it go, as a replace does while the
+    // topology changes; the entry stays pending in the store meanwhile
+    CountDownLatch slowCommit = new CountDownLatch(1);
+    CountDownLatch committing = new CountDownLatch(1);
+    ExecutorService replicas = Executors.newCachedThreadPool();
+    AtomicInteger commits = hangFirstCommit(replicas, committing, slowCommit);
+    List<String> delivered = new CopyOnWriteArrayList<>();
+    ReminderEngine engine =
+        ReminderEngine.builder(node, node, node)
+            .clock(clock)
+            .delivery(fire -> delivered.add(fire.getKey()))
+            .build();
+    engine.start();
+    engine.set(ReminderSpec.once(ReminderId.of("ns", "k"), clock.now().plusSeconds(1), null));
+    clock.advance(Duration.ofSeconds(1));
+    ExecutorService runs = Executors.newSingleThreadExecutor();
+    try {
+      var first = runs.submit(engine::tick);
+      assertThat(committing.await(5, TimeUnit.SECONDS)).isTrue();
+
+      engine.sweep(); // reads the entry, still pending, and arms it again
+      assertThat(engine.tick()).as("a run while the first commit is undecided").isZero();
+      assertThat(commits).as("replaces issued").hasValue(1);
+
+      slowCommit.countDown();
+      assertThat(first.get(10, TimeUnit.SECONDS)).isOne();
+      assertThat(engine.tick()).as("the hint held back, now stale").isZero();
+    } finally {
+      slowCommit.countDown();
+      runs.shutdownNow();
+      replicas.shutdownNow();
+    }
+    assertThat(delivered).containsExactly("k");
+    assertThat(commits).hasValue(1);
+    engine.stop();
+  }
+
+  /**
+   * Makes the first replicated write of {@link #node} hang on {@code replicas} until {@code
+   * release} opens, as a replace does while the topology changes, counting {@code committing} down
+   * when it starts; later writes run at once. Returns how many writes were issued.
+   */
+  private AtomicInteger hangFirstCommit(
+      ExecutorService replicas, CountDownLatch committing, CountDownLatch release) {
+    AtomicInteger commits = new AtomicInteger();
+    node.commitExecutor =
+        task -> {
+          if (commits.incrementAndGet() == 1) {
+            replicas.execute(
+                () -> {
+                  committing.countDown();
+                  try {
+                    release.await(10, TimeUnit.SECONDS);
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                  task.run();
+                });
+          } else {
+            task.run();
+          }
+        };
+    return commits;
   }
 
   /**
@@ -469,7 +522,7 @@ class SchedulerTest {
   }
 
   /** An engine on the in-memory node, driven by hand, reporting to {@link #listener}. */
-  private ReminderEngine.Builder engineOnNode() {
+  private ReminderEngineBuilder engineOnNode() {
     return ReminderEngine.builder(node, node, node)
         .clock(clock)
         .listener(listener)

@@ -23,7 +23,7 @@ class SweepTest {
   private static final ReminderId ID = ReminderId.of("ns", "k");
 
   private final InMemoryNode node = new InMemoryNode();
-  private final OwnedIndex index = new OwnedIndex(node, node, namespace -> true);
+  private final OwnedIndex index = new OwnedIndex(node, node, namespace -> true, true);
   private final Sweep sweep = new Sweep(node, EngineSettings.DEFAULTS, node, index);
   private final List<StoredReminder> expired = new ArrayList<>();
 
@@ -101,6 +101,7 @@ class SweepTest {
   }
 
   private static Sweep.Read read(ReminderRecord record) {
-    return new Sweep.Read(ID.cacheKey(), ID, record.version(), ReminderCodec.encode(record));
+    return new Sweep.Read(
+        ID.cacheKey(), ID, record.version(), ReminderCodec.encode(record), TimeIndex.UNTAGGED);
   }
 }

@@ -108,6 +108,24 @@ class ReminderCodecTest {
   }
 
   @Test
+  void encode_withWriteStamps_equalRecordsGiveDifferentValuesThatReadTheSame() {
+    ReminderRecord tombstone =
+        record(new Schedule.Once(), ReminderState.PENDING, new byte[] {7})
+            .tombstone(ReminderState.FIRED, NOW + 60_001);
+
+    byte[] one = ReminderCodec.encode(tombstone, 1L);
+    byte[] other = ReminderCodec.encode(tombstone, 2L);
+
+    assertThat(one).as("two writes of one record").isNotEqualTo(other);
+    assertThat(one).isNotEqualTo(ReminderCodec.encode(tombstone));
+    for (byte[] value : List.of(one, other)) {
+      assertThat(ReminderCodec.decode(ID, value)).isEqualTo(tombstone);
+      assertThat(ReminderCodec.versionOf(value)).isEqualTo(tombstone.version());
+      assertThat(ReminderSummary.of(value).state()).isEqualTo(ReminderState.FIRED);
+    }
+  }
+
+  @Test
   void summaryOf_garbage_throwsLikeDecode() {
     assertThatThrownBy(() -> ReminderSummary.of(new byte[] {1, 2, 3}))
         .isInstanceOf(ReminderCodecException.class);

@@ -20,6 +20,50 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class TimeIndexTest {
 
+  @Test
+  void tags_keptThroughMovesAndPutsWithoutOne_andFilteredOnByRemoveIf() {
+    TimeIndex index = new TimeIndex();
+    Random random = new Random(7);
+    for (int i = 0; i < 1_000; i++) {
+      index.put("k" + i, 1, random.nextInt(10_000), i % 4);
+    }
+    index.put("k5", 2, 1); // moves to the top, keeps tag 1
+    assertThat(index.get("k5")).get().extracting(Entry::tag).isEqualTo(1);
+    List<Entry> removed = new ArrayList<>();
+    assertThat(index.removeIf((key, tag) -> tag == 1, removed::add)).isEqualTo(250);
+    assertThat(removed).allSatisfy(e -> assertThat(e.tag()).isEqualTo(1));
+    assertThat(index.entries()).hasSize(750).noneMatch(e -> e.tag() == 1);
+    List<Entry> due = index.pollDue(Long.MAX_VALUE, Integer.MAX_VALUE);
+    assertThat(due).extracting(Entry::dueMillis).isSorted();
+    assertThat(due)
+        .allSatisfy(
+            e -> assertThat(e.tag()).isEqualTo(Integer.parseInt(e.cacheKey().substring(1)) % 4));
+  }
+
+  @Test
+  void putAllNewer_keepsNewerVersionsItHolds_andLeavesAValidHeap() {
+    TimeIndex index = new TimeIndex();
+    Random random = new Random(11);
+    for (int i = 0; i < 5_000; i++) {
+      index.put("a" + i, 10, random.nextInt(100_000));
+    }
+    List<Entry> handed = new ArrayList<>();
+    for (int i = 0; i < 5_000; i++) {
+      handed.add(new Entry("b" + i, 1, random.nextInt(100_000), 3));
+    }
+    handed.add(new Entry("a1", 9, 0, 3)); // older than held: ignored
+    handed.add(new Entry("a2", 11, 0, 3)); // newer: replaces, due first
+    index.putAllNewer(handed);
+
+    assertThat(index.size()).isEqualTo(10_000);
+    assertThat(index.get("a1")).get().extracting(Entry::version).isEqualTo(10L);
+    assertThat(index.get("a2")).get().isEqualTo(new Entry("a2", 11, 0, 3));
+    assertThat(index.get("b17")).get().extracting(Entry::tag).isEqualTo(3);
+    List<Entry> due = index.pollDue(Long.MAX_VALUE, Integer.MAX_VALUE);
+    assertThat(due).hasSize(10_000).extracting(Entry::dueMillis).isSorted();
+    assertThat(due.get(0).cacheKey()).isEqualTo("a2");
+  }
+
   private final TimeIndex index = new TimeIndex();
 
   private static String id(int n) {
