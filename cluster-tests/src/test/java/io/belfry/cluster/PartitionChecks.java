@@ -39,8 +39,15 @@ final class PartitionChecks {
       int n = node;
       Await.until(
           "node" + n + " in a view of " + members + ", " + health,
-          () ->
-              cluster.api(n).members().size() == members && cluster.api(n).health().equals(health));
+          () -> {
+            List<String> seen = cluster.api(n).members();
+            String reported = cluster.api(n).health();
+            if (seen.size() == members && reported.equals(health)) {
+              return true;
+            }
+            // thrown, not returned, so that a timeout says what the node last answered
+            throw new IllegalStateException("node" + n + " sees " + seen + ", " + reported);
+          });
     }
   }
 

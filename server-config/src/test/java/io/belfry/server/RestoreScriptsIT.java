@@ -265,6 +265,14 @@ class RestoreScriptsIT {
         .as(when + ": no Nagle delay, no per-destination bundler")
         .containsEntry("tcp_nodelay", Json.createValue("true"))
         .containsEntry("bundler_type", Json.createValue("transfer-queue"));
+    assertThat(
+            state
+                .get("tcp-properties")
+                .asJsonObject()
+                .getJsonObject("sock_conn_timeout")
+                .getString("EXPRESSION_VALUE"))
+        .as(when + ": a connect to a cut-off member blocks the sender for 300 ms, not 2 s")
+        .isEqualTo("${belfry.cluster.connect-timeout:300}");
 
     JsonObject stack = state.get("stack").asJsonObject();
     assertThat(stack.getJsonObject("transport").keySet()).as(when).containsExactly("TCP");
