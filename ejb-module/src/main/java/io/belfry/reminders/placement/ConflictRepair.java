@@ -125,7 +125,6 @@ public final class ConflictRepair {
             // in the storage form: not a String in WildFly, whatever the generic type says
             Object storageKey = ((CacheEntry<?, ?>) winner).getKey();
             settling.settle(
-                conflicts,
                 storageKey,
                 (String) keys.fromStorage(winner.getKey()),
                 (String) values.fromStorage(winner.getValue()));

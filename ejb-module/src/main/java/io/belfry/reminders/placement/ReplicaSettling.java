@@ -34,9 +34,11 @@ public final class ReplicaSettling {
   private final Cache<String, String> cache;
   private final DataConversion keys;
   private final DataConversion values;
+  private final ReplicaReads replicas;
 
   public ReplicaSettling(Cache<String, String> cache) {
     this.cache = cache;
+    this.replicas = new ReplicaReads(cache);
     this.keys = cache.getAdvancedCache().getKeyDataConversion();
     this.values = cache.getAdvancedCache().getValueDataConversion();
   }
@@ -94,8 +96,7 @@ public final class ReplicaSettling {
 
   private boolean settle(String key, boolean rewriteAgreeing) {
     Object storageKey = keys.toStorage(key);
-    ConflictManager<String, String> conflicts = conflicts();
-    Map<Address, String> held = read(conflicts, storageKey);
+    Map<Address, String> held = read(storageKey);
     String winner = winner(key, held.values());
     if (winner == null) {
       // absent everywhere: nothing to write back (Belfry removes only purged tombstones, so what a
@@ -106,7 +107,7 @@ public final class ReplicaSettling {
       if (rewriteAgreeing) {
         // conditional on what the primary holds when the write is made, which under a memory bound
         // may be read from its store and differ from what the replicas showed a moment before
-        write(conflicts, storageKey, key, winner, true);
+        write(storageKey, key, winner, true);
       }
       return false;
     }
@@ -115,15 +116,14 @@ public final class ReplicaSettling {
     LOG.infof(
         "BELFRY-0026 Replicas of %s differed (%s); settling them on version %s",
         key, describe(key, held), describe(key, winner));
-    write(conflicts, storageKey, key, winner, false);
+    write(storageKey, key, winner, false);
     return true;
   }
 
   /** Every replica's value of a key, by member (null where a member holds none). */
-  private Map<Address, String> read(ConflictManager<String, String> conflicts, Object storageKey) {
+  private Map<Address, String> read(Object storageKey) {
     Map<Address, String> held = new HashMap<>();
-    versionsOf(conflicts, storageKey)
-        .forEach((member, replica) -> held.put(member, valueOf(replica)));
+    replicas.read(storageKey).forEach((member, replica) -> held.put(member, valueOf(replica)));
     return held;
   }
 
@@ -163,21 +163,15 @@ public final class ReplicaSettling {
    * Writes {@code winner} to every replica of {@code key} (given also in its storage form) unless
    * what the key's primary owner holds now beats it.
    */
-  void settle(
-      ConflictManager<String, String> conflicts, Object storageKey, String key, String winner) {
-    write(conflicts, storageKey, key, winner, false);
+  void settle(Object storageKey, String key, String winner) {
+    write(storageKey, key, winner, false);
   }
 
   /**
    * {@link #settle}, and with {@code quietWhereUnchanged} listeners are not told when the primary
    * already holds what is written (a write-back of a value every replica showed).
    */
-  private void write(
-      ConflictManager<String, String> conflicts,
-      Object storageKey,
-      String key,
-      String winner,
-      boolean quietWhereUnchanged) {
+  private void write(Object storageKey, String key, String winner, boolean quietWhereUnchanged) {
     for (int attempt = 0; attempt < SETTLE_ATTEMPTS; attempt++) {
       Address primary =
           cache
@@ -186,7 +180,7 @@ public final class ReplicaSettling {
               .getCacheTopology()
               .getDistribution(storageKey)
               .primary();
-      String current = valueOf(versionsOf(conflicts, storageKey).get(primary));
+      String current = valueOf(replicas.read(storageKey).get(primary));
       if (current == null) {
         if (cache.putIfAbsent(key, winner) == null) {
           return;
@@ -209,12 +203,5 @@ public final class ReplicaSettling {
     return held == null || held.getValue() == null
         ? null
         : (String) values.fromStorage(held.getValue());
-  }
-
-  /** Every replica's value of a key given in its storage form, as conflict resolution reads it. */
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  private static Map<Address, InternalCacheValue<?>> versionsOf(
-      ConflictManager<String, String> conflicts, Object storageKey) {
-    return (Map) ((ConflictManager) conflicts).getAllVersions(storageKey);
   }
 }
