@@ -88,7 +88,7 @@ final class ReplicaReads {
    * local command conflict resolution issues.
    */
   private InternalCacheValue<?> local(Object storageKey, int segment) {
-    ComponentRegistry registry = ComponentRegistry.of(cache);
+    ComponentRegistry registry = registry();
     GetCacheEntryCommand get =
         registry.getCommandsFactory().buildGetCacheEntryCommand(storageKey, segment, LOCAL_FLAGS);
     InvocationContext context =
@@ -110,7 +110,7 @@ final class ReplicaReads {
       LocalizedCacheTopology topology,
       List<Address> others,
       Map<Address, InternalCacheValue<?>> held) {
-    ComponentRegistry registry = ComponentRegistry.of(cache);
+    ComponentRegistry registry = registry();
     CommandsFactory commands = registry.getCommandsFactory();
     RpcManager rpc = registry.getComponent(RpcManager.class);
     ClusteredGetCommand get =
@@ -144,5 +144,14 @@ final class ReplicaReads {
       }
     }
     return true;
+  }
+
+  /**
+   * The cache's components, through {@code getAdvancedCache()}: on WildFly the injected cache is a
+   * wrapper ({@code LazyCache}) that is not one of Infinispan's internal caches, which {@code
+   * ComponentRegistry.of} casts to (a {@code ClassCastException} on every read, seen in an IT).
+   */
+  private ComponentRegistry registry() {
+    return ComponentRegistry.of(cache.getAdvancedCache());
   }
 }
