@@ -41,8 +41,8 @@ import org.infinispan.remoting.transport.impl.MapResponseCollector;
  * ISPN000230}, {@code ISPN100016}), and the node then waits for a topology it never installs: in a
  * CI rehearsal (2026-11-28) a node settling the keys written during a merge had a read in flight to
  * the member a network cut then removed, and the majority side refused every write until the
- * partition healed. A request of this class is in no such map: a member that leaves is ignored (its
- * answer is the leaver's), the read just returns what the others hold.
+ * partition healed. A read of this class is kept in no such map; a member that leaves while it is
+ * in flight is left out of the result, which holds what the others answered.
  */
 final class ReplicaReads {
 
