@@ -12,8 +12,8 @@ import java.util.UUID;
  * record replayed after a crash or a failed batch finds its {@code activityId} already written and
  * is skipped.
  *
- * @param activityId unique per activity: random when it is queued, or derived from the tombstone
- *     for a purge, which may be offered again
+ * @param activityId unique per activity: made when it is queued ({@link ActivityIds}), or derived
+ *     from the tombstone for a purge, which may be offered again
  * @param activity what happened
  * @param queuedAt when it was queued (for the write-lag metric)
  */
@@ -39,7 +39,7 @@ public record PendingAudit(String activityId, ReminderActivity activity, Instant
                             Long.toString(activity.version()))
                         .getBytes(StandardCharsets.UTF_8))
                 .toString()
-            : UUID.randomUUID().toString();
+            : ActivityIds.timeOrdered(queuedAt);
     return new PendingAudit(id, activity, queuedAt);
   }
 

@@ -41,10 +41,16 @@ public class ContainerResources {
   @Resource(lookup = BACKGROUND)
   private ManagedExecutorService background;
 
+  /**
+   * The cache itself, not the wrapper that WildFly binds: every call on WildFly's {@code LazyCache}
+   * looks the cache up in its container again (with a parse of its media types), which took 2–7 %
+   * of a node's CPU in a three-node cluster taking sets (docs/performance.md). The deployment
+   * depends on the cache's service, so the cache resolved here lives as long as the deployment.
+   */
   @Produces
   @RemindersCache
   Cache<String, String> reminders() {
-    return reminders;
+    return reminders.getAdvancedCache();
   }
 
   // Typed: a scheduled executor is also a ManagedExecutorService, which must resolve to delivery.
