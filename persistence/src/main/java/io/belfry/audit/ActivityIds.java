@@ -16,12 +16,12 @@ import java.util.concurrent.ThreadLocalRandom;
  * that carries the audit. The random bits come from {@link ThreadLocalRandom}: the id must be
  * unique, not secret (two ids of one millisecond collide with probability 2<sup>-74</sup>).
  */
-final class ActivityIds {
+public final class ActivityIds {
 
   private ActivityIds() {}
 
   /** A new id whose text sorts after those of earlier milliseconds. */
-  static String timeOrdered(Instant at) {
+  public static String timeOrdered(Instant at) {
     ThreadLocalRandom random = ThreadLocalRandom.current();
     long version7 = 0x7000L;
     long mostSignificant = (at.toEpochMilli() << 16) | version7 | (random.nextLong() & 0x0fffL);

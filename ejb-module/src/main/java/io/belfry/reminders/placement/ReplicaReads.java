@@ -147,9 +147,11 @@ final class ReplicaReads {
   }
 
   /**
-   * The cache's components, through {@code getAdvancedCache()}: on WildFly the injected cache is a
+   * The cache's components, through {@code getAdvancedCache()}: the cache WildFly binds is a
    * wrapper ({@code LazyCache}) that is not one of Infinispan's internal caches, which {@code
    * ComponentRegistry.of} casts to (a {@code ClassCastException} on every read, seen in an IT).
+   * {@code ContainerResources} hands out the cache itself now, but a caller may still pass the
+   * wrapper.
    */
   private ComponentRegistry registry() {
     return ComponentRegistry.of(cache.getAdvancedCache());
