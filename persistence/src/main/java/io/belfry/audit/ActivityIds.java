@@ -12,10 +12,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * about half the CPU of random UUIDs at 300,000 rows (docs/performance.md, "Audit rows: random or
  * time-ordered activity ids").
  *
- * <p>A few lines rather than a library: the JDK 17 has no version 7 generator, and the one
- * maintained generator that has (java-uuid-generator) would bring SLF4J into every application WAR
- * that carries the audit. The random bits come from {@link ThreadLocalRandom}: the id must be
- * unique, not secret (two ids of one millisecond collide with probability 2<sup>-74</sup>).
+ * <p>A few lines rather than a library: the JDK 17 has no version 7 generator, and
+ * java-uuid-generator, which has one, would bring SLF4J into every application WAR that carries the
+ * audit. The random bits come from {@link ThreadLocalRandom}: the id must be unique, not secret
+ * (two ids of one millisecond collide with probability 2<sup>-74</sup>).
  */
 public final class ActivityIds {
 
