@@ -30,17 +30,30 @@ import javax.sql.DataSource;
  * next one, which must not revive a series cancelled after it. Then the fire or skip of the very
  * version; then its cancel or purge; a newer row of a later occurrence (the series went on) least.
  *
- * <p>One query per namespace and chunk of keys, on the {@code (namespace, reminder_key, ...)}
- * index, with a timeout so that a hanging database cannot stall the scheduler for long. What the
- * retention purge has deleted can no longer stop a resurrection.
+ * <p>One query per namespace and chunk of keys, with a timeout so that a hanging database cannot
+ * stall the scheduler for long. What the retention purge has deleted can no longer stop a
+ * resurrection.
  */
 @ApplicationScoped
 public class AuditResurrectionGuard implements ResurrectionGuard {
 
-  /** Keys per query: few enough for every database's parameter limit and a short statement. */
+  /** Keys per query: a short lookup each, well inside the query timeout. */
   static final int CHUNK = 200;
 
   private static final int QUERY_TIMEOUT_SECONDS = 2;
+
+  /**
+   * The rows of a chunk's keys: the keys come as one array, joined to the archive so that each is
+   * an index lookup on {@code (namespace, reminder_key, ...)}. Not {@code reminder_key IN (?, ?,
+   * ...)}: H2 looks up an IN list only on an index's first column, so on that index it read every
+   * row of the namespace, seconds per chunk on an archive of a million rows, and the guard timed
+   * out on a restart onto a large backlog (docs/performance.md). H2 2.x and PostgreSQL both take
+   * {@code UNNEST} of an array parameter.
+   */
+  static final String ROWS_OF_KEYS =
+      "SELECT a.reminder_key, a.type, a.version FROM UNNEST(?) AS k(reminder_key)"
+          + " JOIN belfry_audit a ON a.namespace = ? AND a.reminder_key = k.reminder_key"
+          + " WHERE a.version >= ?";
 
   /**
    * Rows of a newer version after which the key must not go on from an older one: a new set or
@@ -56,8 +69,8 @@ public class AuditResurrectionGuard implements ResurrectionGuard {
   /** For CDI, which injects {@code BelfryDS}. */
   public AuditResurrectionGuard() {}
 
-  /** On a given datasource, outside the container (unit tests). */
-  AuditResurrectionGuard(DataSource dataSource) {
+  /** On a given datasource, outside the container (unit tests, benchmarks). */
+  public AuditResurrectionGuard(DataSource dataSource) {
     this.dataSource = dataSource;
   }
 
@@ -87,6 +100,7 @@ public class AuditResurrectionGuard implements ResurrectionGuard {
     return Collections.unmodifiableMap(outlived);
   }
 
+  @SuppressWarnings("try") // the QueryTimeout resource is used by being closed
   private void judge(
       Connection connection,
       String namespace,
@@ -100,19 +114,11 @@ public class AuditResurrectionGuard implements ResurrectionGuard {
       byKey.put(candidate.id().key(), candidate);
       oldest = Math.min(oldest, candidate.version());
     }
-    String sql =
-        "SELECT reminder_key, type, version FROM belfry_audit WHERE namespace = ? AND version >= ?"
-            + " AND reminder_key IN ("
-            + String.join(", ", Collections.nCopies(byKey.size(), "?"))
-            + ")";
-    try (PreparedStatement select = connection.prepareStatement(sql)) {
-      select.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
-      int parameter = 1;
-      select.setString(parameter++, namespace);
-      select.setLong(parameter++, oldest);
-      for (String key : byKey.keySet()) {
-        select.setString(parameter++, key);
-      }
+    try (PreparedStatement select = connection.prepareStatement(ROWS_OF_KEYS);
+        QueryTimeout limit = QueryTimeout.of(select, QUERY_TIMEOUT_SECONDS)) {
+      select.setArray(1, connection.createArrayOf("VARCHAR", byKey.keySet().toArray()));
+      select.setString(2, namespace);
+      select.setLong(3, oldest);
       try (ResultSet rows = select.executeQuery()) {
         while (rows.next()) {
           Candidate candidate = byKey.get(rows.getString(1));

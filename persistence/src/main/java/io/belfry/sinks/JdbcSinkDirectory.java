@@ -1,6 +1,7 @@
 package io.belfry.sinks;
 
 import io.belfry.audit.AuditDatabase;
+import io.belfry.audit.QueryTimeout;
 import io.belfry.reminders.config.ContainerResources;
 import io.belfry.reminders.sink.SinkDirectory;
 import io.belfry.reminders.sink.SinkException;
@@ -297,10 +298,11 @@ public class JdbcSinkDirectory implements SinkDirectory {
     }
   }
 
+  @SuppressWarnings("try") // the QueryTimeout resource is used by being closed
   private Map<String, SinkSettings> loadAll() throws SQLException {
     try (Connection c = connection();
-        PreparedStatement select = c.prepareStatement("SELECT " + COLUMNS + " FROM belfry_sink")) {
-      select.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
+        PreparedStatement select = c.prepareStatement("SELECT " + COLUMNS + " FROM belfry_sink");
+        QueryTimeout limit = QueryTimeout.of(select, QUERY_TIMEOUT_SECONDS)) {
       Map<String, SinkSettings> sinks = new HashMap<>();
       try (ResultSet rows = select.executeQuery()) {
         while (rows.next()) {
@@ -312,11 +314,12 @@ public class JdbcSinkDirectory implements SinkDirectory {
   }
 
   @Override
+  @SuppressWarnings("try") // the QueryTimeout resource is used by being closed
   public Optional<StoredSink> read(String namespace) {
     try (Connection c = connection();
         PreparedStatement select =
-            c.prepareStatement("SELECT " + COLUMNS + " FROM belfry_sink WHERE namespace = ?")) {
-      select.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
+            c.prepareStatement("SELECT " + COLUMNS + " FROM belfry_sink WHERE namespace = ?");
+        QueryTimeout limit = QueryTimeout.of(select, QUERY_TIMEOUT_SECONDS)) {
       select.setString(1, namespace);
       try (ResultSet rows = select.executeQuery()) {
         if (!rows.next()) {
