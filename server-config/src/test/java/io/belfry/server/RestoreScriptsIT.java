@@ -242,7 +242,7 @@ class RestoreScriptsIT {
     assertThat(string(state, "container-channel")).as(when).isEqualTo("ee");
     assertThat(names(state, "caches"))
         .as(when)
-        .containsExactlyInAnyOrder("reminders", "revoked-tokens");
+        .containsExactlyInAnyOrder("reminders", "revoked-tokens", "engines");
 
     JsonObject store = state.get("store").asJsonObject();
     assertThat(store.getBoolean("passivation")).as(when + ": store passivation").isFalse();

@@ -3,6 +3,7 @@ package io.belfry.reminders.cdi;
 import io.belfry.reminders.config.BackgroundExecutor;
 import io.belfry.reminders.config.BelfryExecutor;
 import io.belfry.reminders.config.BelfrySettings;
+import io.belfry.reminders.config.EnginesCache;
 import io.belfry.reminders.config.RemindersCache;
 import io.belfry.reminders.engine.ReminderEngine;
 import io.belfry.reminders.engine.ReminderEngineBuilder;
@@ -11,6 +12,7 @@ import io.belfry.reminders.fire.EngineSettings;
 import io.belfry.reminders.fire.ResurrectionGuard;
 import io.belfry.reminders.placement.ConflictRepair;
 import io.belfry.reminders.placement.JoinWrites;
+import io.belfry.reminders.placement.ReadyEngines;
 import io.belfry.reminders.schedule.Clock;
 import io.belfry.reminders.schedule.SettableClock;
 import io.belfry.reminders.virtualtime.VirtualTimeSwitch;
@@ -42,6 +44,8 @@ public class EngineRuntime {
 
   @Inject @RemindersCache Cache<String, String> cache;
 
+  @Inject @EnginesCache Cache<String, String> enginesCache;
+
   @Inject @BelfryExecutor ManagedScheduledExecutorService timer;
 
   @Inject @BelfryExecutor ManagedExecutorService deliveryExecutor;
@@ -60,7 +64,8 @@ public class EngineRuntime {
   /** A tombstone TTL no test advances past: a virtual clock never purges (see start()). */
   private static final Duration NO_PURGE_ON_VIRTUAL_TIME = Duration.ofDays(365L * 1000);
 
-  private ReminderEngine engine;
+  private volatile ReminderEngine engine;
+  private ReadyEngines roster;
   private ConflictRepair repair;
   private JoinWrites joins;
 
@@ -75,8 +80,11 @@ public class EngineRuntime {
   @PostConstruct
   void start() {
     EngineSettings settings = BelfrySettings.fromSystemProperties();
+    // Read before the engine takes its segments; followed from then on (ReadyEngines says why).
+    roster = new ReadyEngines(enginesCache, namespaces.applicationName(), background);
+    roster.start(this::firingMembersChanged);
     ReminderEngineBuilder builder =
-        ReminderEngine.builder(cache)
+        ReminderEngine.builder(cache, roster::isReady)
             .delivery(delivery)
             .listener(announcer)
             .servedNamespaces(namespaces::serves)
@@ -102,6 +110,7 @@ public class EngineRuntime {
     }
     engine = builder.build();
     engine.start();
+    roster.announce();
     repair = new ConflictRepair(cache, background);
     repair.start();
     joins = new JoinWrites(cache, background);
@@ -113,6 +122,10 @@ public class EngineRuntime {
 
   @PreDestroy
   void stop() {
+    // first: the other members take this node's segments while its cache still serves them
+    if (roster != null) {
+      roster.withdraw();
+    }
     if (joins != null) {
       joins.stop();
     }
@@ -121,6 +134,13 @@ public class EngineRuntime {
     }
     if (engine != null) {
       engine.stop();
+    }
+  }
+
+  private void firingMembersChanged() {
+    ReminderEngine running = engine;
+    if (running != null) {
+      running.firingMembersChanged();
     }
   }
 

@@ -10,15 +10,18 @@ import org.infinispan.Cache;
 
 /**
  * The one place that looks up what the server provides to Belfry: the replicated {@code reminders}
- * cache and the managed executors, defined by the CLI scripts in {@code server-config/} (the
- * default executor by WildFly). Everything else injects them, so tests and deployments name each
- * resource once.
+ * and {@code engines} caches and the managed executors, defined by the CLI scripts in {@code
+ * server-config/} (the default executor by WildFly). Everything else injects them, so tests and
+ * deployments name each resource once.
  */
 @ApplicationScoped
 public class ContainerResources {
 
   /** JNDI name of the replicated reminders cache (cache container {@code belfry}). */
   public static final String REMINDERS_CACHE = "java:jboss/infinispan/cache/belfry/reminders";
+
+  /** JNDI name of the replicated cache where engines announce themselves (no store). */
+  public static final String ENGINES_CACHE = "java:jboss/infinispan/cache/belfry/engines";
 
   /** JNDI name of the scheduled executor that runs timers and sweeps. */
   public static final String SCHEDULER = "java:jboss/ee/concurrency/scheduler/belfry";
@@ -31,6 +34,9 @@ public class ContainerResources {
 
   @Resource(lookup = REMINDERS_CACHE)
   private Cache<String, String> reminders;
+
+  @Resource(lookup = ENGINES_CACHE)
+  private Cache<String, String> engines;
 
   @Resource(lookup = SCHEDULER)
   private ManagedScheduledExecutorService scheduler;
@@ -51,6 +57,13 @@ public class ContainerResources {
   @RemindersCache
   Cache<String, String> reminders() {
     return reminders.getAdvancedCache();
+  }
+
+  /** As {@link #reminders()}: the cache itself rather than WildFly's lazy wrapper. */
+  @Produces
+  @EnginesCache
+  Cache<String, String> engines() {
+    return engines.getAdvancedCache();
   }
 
   // Typed: a scheduled executor is also a ManagedExecutorService, which must resolve to delivery.

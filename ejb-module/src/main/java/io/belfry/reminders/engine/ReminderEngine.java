@@ -28,8 +28,10 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 import org.infinispan.Cache;
+import org.infinispan.remoting.transport.Address;
 import org.jboss.logging.Logger;
 
 /**
@@ -102,9 +104,19 @@ public final class ReminderEngine {
 
   /** An engine on the replicated reminders cache. */
   public static ReminderEngineBuilder builder(Cache<String, String> cache) {
+    return builder(cache, member -> true);
+  }
+
+  /**
+   * An engine on the replicated reminders cache that fires a segment whose primary owner's engine
+   * is not {@code engineReady} yet, when this node is the first member whose engine is ({@link
+   * CacheOwnership}); tell it of changes with {@link #firingMembersChanged()}.
+   */
+  public static ReminderEngineBuilder builder(
+      Cache<String, String> cache, Predicate<Address> engineReady) {
     return new ReminderEngineBuilder(
         new InfinispanReminderStore(cache, new ReplicaSettling(cache)::settleIfDiffering),
-        new CacheOwnership(cache),
+        new CacheOwnership(cache, engineReady),
         new CacheChangeFeed(cache));
   }
 
@@ -145,6 +157,11 @@ public final class ReminderEngine {
         scheduler.recovered()
             ? armedCount() + " reminders armed on this node"
             : "arming what this node owns, firing as it goes");
+  }
+
+  /** Which members' engines are ready changed: the segments this node fires are read again. */
+  public void firingMembersChanged() {
+    scheduler.ownersChanged();
   }
 
   /**

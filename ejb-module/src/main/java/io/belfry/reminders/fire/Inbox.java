@@ -38,6 +38,11 @@ final class Inbox {
     changes.add(receivingState ? TOPOLOGY_RECEIVING_STATE : TOPOLOGY);
   }
 
+  /** Which members fire which segments changed, not the topology: ownership is read again. */
+  void ownersChanged() {
+    changes.add(TOPOLOGY);
+  }
+
   void clear() {
     changes.clear();
   }

@@ -193,6 +193,15 @@ public final class Scheduler implements ChangeSink {
     requestRun();
   }
 
+  /**
+   * Called when the engines that are ready changed on some member ({@code ReadyEngines}): the
+   * segments this node fires are read again, as after a topology change.
+   */
+  public void ownersChanged() {
+    inbox.ownersChanged();
+    requestRun();
+  }
+
   // --- Lifecycle ------------------------------------------------------------------------------
 
   /**

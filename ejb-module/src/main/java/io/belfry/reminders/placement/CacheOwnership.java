@@ -4,10 +4,12 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Predicate;
 import org.infinispan.Cache;
 import org.infinispan.distribution.DistributionManager;
 import org.infinispan.distribution.LocalizedCacheTopology;
 import org.infinispan.encoding.DataConversion;
+import org.infinispan.remoting.transport.Address;
 
 /**
  * {@link Ownership} from the cache's current topology: the segment comes from the cache's key
@@ -19,21 +21,41 @@ import org.infinispan.encoding.DataConversion;
  * partitioner applied to the plain {@code String} would name another segment than the one the entry
  * is stored, iterated ({@code filterKeySegments}) and rebalanced under; a node would then scan the
  * wrong entries for the segments it gains.
+ *
+ * <p><b>Ready engines.</b> Given which members run an engine ({@link ReadyEngines}), a segment
+ * whose primary owner has none yet is fired by the first member of the read consistent hash that
+ * has one (every member computes the same one from the same topology and roster), or by this node,
+ * whose own engine is the one asking. Infinispan makes a joiner primary owner as soon as it holds a
+ * segment, which with a small store is seconds before its deployment has started its engine.
+ * Without a roster every member counts as ready: the primary owner fires.
  */
 public final class CacheOwnership implements Ownership {
 
   private final DistributionManager distribution;
   private final DataConversion keys;
   private final String localNode;
+  private final Address localAddress;
+  private final Predicate<Address> engineReady;
 
+  /** Ownership where every member fires its primary segments (no roster of engines). */
   public CacheOwnership(Cache<String, String> cache) {
+    this(cache, member -> true);
+  }
+
+  /**
+   * Ownership that passes a segment to its primary owner only once {@code engineReady} says that
+   * member's engine runs.
+   */
+  public CacheOwnership(Cache<String, String> cache, Predicate<Address> engineReady) {
     Objects.requireNonNull(cache, "cache");
     this.distribution =
         Objects.requireNonNull(
             cache.getAdvancedCache().getDistributionManager(),
             "the reminders cache must be clustered (REPL_SYNC)");
     this.keys = cache.getAdvancedCache().getKeyDataConversion();
-    this.localNode = String.valueOf(cache.getCacheManager().getAddress());
+    this.localAddress = cache.getCacheManager().getAddress();
+    this.localNode = String.valueOf(localAddress);
+    this.engineReady = Objects.requireNonNull(engineReady, "engineReady");
   }
 
   @Override
@@ -43,7 +65,9 @@ public final class CacheOwnership implements Ownership {
 
   @Override
   public boolean isPrimaryOwner(String cacheKey) {
-    return topology().getDistribution(keys.toStorage(cacheKey)).isPrimary();
+    LocalizedCacheTopology topology = topology();
+    Address primary = topology.getDistribution(keys.toStorage(cacheKey)).primary();
+    return firesFor(primary, topology, null);
   }
 
   @Override
@@ -75,9 +99,51 @@ public final class CacheOwnership implements Ownership {
 
   @Override
   public BitSet primarySegments() {
-    BitSet segments = new BitSet(topology().getNumSegments());
-    topology().getLocalPrimarySegments().forEach((int segment) -> segments.set(segment));
+    LocalizedCacheTopology topology = topology();
+    BitSet segments = new BitSet(topology.getNumSegments());
+    Address[] fallback = new Address[1];
+    for (int segment = 0; segment < topology.getNumSegments(); segment++) {
+      if (firesFor(topology.getSegmentDistribution(segment).primary(), topology, fallback)) {
+        segments.set(segment);
+      }
+    }
     return segments;
+  }
+
+  /**
+   * Whether this node fires a segment whose primary owner is {@code primary}: it is this node, or
+   * its engine has not announced itself and this node is the first member with a ready engine.
+   *
+   * @param fallback a one-element cache of that first member across calls on one topology, or null
+   */
+  private boolean firesFor(Address primary, LocalizedCacheTopology topology, Address[] fallback) {
+    if (Objects.equals(primary, localAddress)) {
+      return true;
+    }
+    if (primary == null || engineReady.test(primary)) {
+      return false;
+    }
+    Address first = fallback != null ? fallback[0] : null;
+    if (first == null) {
+      first = firstReadyMember(topology);
+      if (fallback != null) {
+        fallback[0] = first;
+      }
+    }
+    return Objects.equals(first, localAddress);
+  }
+
+  /**
+   * The first member holding the whole replica whose engine runs (this node counts as one), or null
+   * when there is none: then the primary owner fires once its engine starts.
+   */
+  private Address firstReadyMember(LocalizedCacheTopology topology) {
+    for (Address member : topology.getReadConsistentHash().getMembers()) {
+      if (member.equals(localAddress) || engineReady.test(member)) {
+        return member;
+      }
+    }
+    return null;
   }
 
   /** A member of the read consistent hash: in a replicated cache, it reads every entry locally. */

@@ -3,6 +3,7 @@ package io.belfry.reminders.engine;
 import io.belfry.reminders.api.ReminderFired;
 import io.belfry.reminders.fire.EngineSettings;
 import io.belfry.reminders.fire.ResurrectionGuard;
+import io.belfry.reminders.placement.ReadyEngines;
 import io.belfry.reminders.schedule.SettableClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,6 +19,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -73,6 +75,11 @@ final class TestCluster implements AutoCloseable {
 
   private ResurrectionGuard guard = ResurrectionGuard.NONE;
 
+  /** Whether engines announce themselves in an {@code engines} cache, as on WildFly. */
+  private boolean roster;
+
+  private final Map<Integer, ReadyEngines> rosters = new ConcurrentHashMap<>();
+
   TestCluster(Path root) {
     this(root, 0);
   }
@@ -109,6 +116,15 @@ final class TestCluster implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Members started from now on also hold an {@code engines} cache, and their engines announce
+   * themselves there ({@link ReadyEngines}), as {@code EngineRuntime} does on WildFly.
+   */
+  TestCluster withEngineRoster() {
+    roster = true;
+    return this;
+  }
+
   /** Starts every member, waits for one stable view of all, then starts the engines. */
   TestCluster start() {
     for (int i = 0; i < SIZE; i++) {
@@ -135,14 +151,23 @@ final class TestCluster implements AutoCloseable {
 
   /** Stops one member's engine and cache manager (it leaves the cluster). */
   void stopMember(int node) {
-    if (engines[node] != null) {
-      engines[node].stop();
-      engines[node] = null;
-    }
+    stopEngine(node);
     if (managers[node] != null) {
       managers[node].stop();
       managers[node] = null;
       caches.remove(node);
+    }
+  }
+
+  /** Stops one member's engine only (withdrawn first, as on WildFly); its cache stays a member. */
+  void stopEngine(int node) {
+    ReadyEngines announced = rosters.remove(node);
+    if (announced != null) {
+      announced.withdraw();
+    }
+    if (engines[node] != null) {
+      engines[node].stop();
+      engines[node] = null;
     }
   }
 
@@ -248,6 +273,14 @@ final class TestCluster implements AutoCloseable {
       }
       DefaultCacheManager manager = new DefaultCacheManager(global.build());
       manager.defineConfiguration("reminders", cache.build());
+      if (roster) {
+        ConfigurationBuilder engines = new ConfigurationBuilder();
+        engines.clustering().cacheMode(CacheMode.REPL_SYNC);
+        engines.encoding().key().mediaType(MediaType.APPLICATION_PROTOSTREAM_TYPE);
+        engines.encoding().value().mediaType(MediaType.APPLICATION_PROTOSTREAM_TYPE);
+        manager.defineConfiguration("engines", engines.build());
+        manager.getCache("engines");
+      }
       managers[node] = manager;
       caches.put(node, manager.getCache("reminders"));
     } catch (IOException e) {
@@ -256,8 +289,23 @@ final class TestCluster implements AutoCloseable {
   }
 
   void startEngine(int node) {
+    ReadyEngines ready = null;
+    if (roster) {
+      ready =
+          new ReadyEngines(
+              managers[node].<String, String>getCache("engines"),
+              "test",
+              ForkJoinPool.commonPool());
+      ready.start(
+          () -> {
+            ReminderEngine running = engines[node];
+            if (running != null) {
+              running.firingMembersChanged();
+            }
+          });
+    }
     ReminderEngine engine =
-        ReminderEngine.builder(caches.get(node))
+        ReminderEngine.builder(caches.get(node), ready != null ? ready::isReady : member -> true)
             .clock(clock)
             .delivery(fire -> delivered.add(new Delivered(node, fire)))
             .deliveryExecutor(
@@ -271,6 +319,10 @@ final class TestCluster implements AutoCloseable {
             .build();
     engine.start();
     engines[node] = engine;
+    if (ready != null) {
+      ready.announce();
+      rosters.put(node, ready);
+    }
   }
 
   @Override

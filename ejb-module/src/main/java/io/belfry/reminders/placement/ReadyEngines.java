@@ -1,0 +1,185 @@
+package io.belfry.reminders.placement;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import org.infinispan.Cache;
+import org.infinispan.distribution.LocalizedCacheTopology;
+import org.infinispan.notifications.Listener;
+import org.infinispan.notifications.cachelistener.annotation.CacheEntryCreated;
+import org.infinispan.notifications.cachelistener.annotation.CacheEntryModified;
+import org.infinispan.notifications.cachelistener.annotation.CacheEntryRemoved;
+import org.infinispan.notifications.cachelistener.annotation.TopologyChanged;
+import org.infinispan.notifications.cachelistener.event.Event;
+import org.infinispan.remoting.transport.Address;
+import org.jboss.logging.Logger;
+
+/**
+ * Which members run an engine of this application, cluster-wide: the roster that lets a segment's
+ * fires wait for its owner's engine ({@link CacheOwnership}). Each engine announces itself in the
+ * small replicated {@code engines} cache once it has started and withdraws before it stops.
+ *
+ * <p>Why: a node that joins becomes a segment's primary owner as soon as it holds the segment, and
+ * with a small store that is seconds before its deployment has started its engine (Weld, the
+ * console and the schema checks come in between); reminders due then fired late by up to 4 s. With
+ * the roster, the segments of a member whose engine has not announced itself are fired by the first
+ * member of the topology whose engine has. An overlap, while the news travels, is harmless: a fire
+ * is delivered only by the node whose tombstone-first conditional replace wins.
+ *
+ * <p>An entry's key is the application and the member's node UUID, which is new at every start of a
+ * node: an entry left by a node that died names a member no topology holds, and every member
+ * removes such entries when the topology changes, so a node restarted under the same name is not
+ * taken for ready before it says so. After a partition merges, each member writes its own entry
+ * again, since each side removed the other's.
+ */
+public final class ReadyEngines {
+
+  private static final Logger LOG = Logger.getLogger(ReadyEngines.class);
+
+  private static final char SEPARATOR = '|';
+
+  private final Cache<String, String> engines;
+  private final String application;
+  private final Executor background;
+  private final Address local;
+  private final String localKey;
+
+  private volatile Set<UUID> ready = Set.of();
+  private volatile Runnable onChange = () -> {};
+  private volatile boolean announced;
+  private Changes listener;
+
+  /**
+   * @param engines the replicated {@code engines} cache (no store)
+   * @param application the deployment's application name; engines of other applications on the same
+   *     members are another roster
+   * @param background runs the clean-up after a topology change, off Infinispan's threads
+   */
+  public ReadyEngines(Cache<String, String> engines, String application, Executor background) {
+    this.engines = Objects.requireNonNull(engines, "engines");
+    this.application = Objects.requireNonNull(application, "application");
+    this.background = Objects.requireNonNull(background, "background");
+    this.local = engines.getCacheManager().getAddress();
+    this.localKey = keyOf(Objects.requireNonNull(local, "the engines cache must be clustered"));
+  }
+
+  /** Reads the roster and follows it from now on; {@code onChange} runs after every change. */
+  public synchronized void start(Runnable onChange) {
+    this.onChange = Objects.requireNonNull(onChange, "onChange");
+    if (listener == null) {
+      listener = new Changes();
+      engines.addListener(listener);
+    }
+    refresh();
+  }
+
+  /** Tells every member that this node's engine fires its segments from now on. */
+  public void announce() {
+    announced = true;
+    engines.put(localKey, String.valueOf(local));
+    LOG.debugf("BELFRY-0110 Engine of %s on %s announced", application, local);
+  }
+
+  /**
+   * Tells every member that this node's engine stops: its segments go to the first ready member
+   * while its cache still holds them. Best effort: a member that cannot be told learns it from the
+   * topology when this node leaves.
+   */
+  public synchronized void withdraw() {
+    announced = false;
+    if (listener != null) {
+      try {
+        engines.removeListener(listener);
+      } catch (RuntimeException e) {
+        LOG.debugf(e, "BELFRY-0111 Could not remove the listener from %s", engines.getName());
+      }
+      listener = null;
+    }
+    try {
+      engines.remove(localKey);
+    } catch (RuntimeException e) {
+      LOG.debugf(e, "BELFRY-0112 Could not withdraw the engine of %s", application);
+    }
+  }
+
+  /** Whether {@code member}'s engine of this application has announced itself. */
+  public boolean isReady(Address member) {
+    return member != null && ready.contains(member.getNodeUUID());
+  }
+
+  private String keyOf(Address member) {
+    return application + SEPARATOR + member.getNodeUUID();
+  }
+
+  private void refresh() {
+    String prefix = application + SEPARATOR;
+    Set<UUID> now = new HashSet<>();
+    for (String key : engines.keySet()) {
+      if (key.startsWith(prefix)) {
+        now.add(UUID.fromString(key.substring(prefix.length())));
+      }
+    }
+    ready = Set.copyOf(now);
+  }
+
+  private void changed() {
+    refresh();
+    onChange.run();
+  }
+
+  /**
+   * After a topology change: removes the entries of nodes no longer members (of any application),
+   * and writes this node's own again if it is announced (a merge brings back a side that removed
+   * it).
+   */
+  private void tidy() {
+    LocalizedCacheTopology topology =
+        engines.getAdvancedCache().getDistributionManager().getCacheTopology();
+    List<Address> members = topology.getMembers();
+    Set<String> liveSuffixes = new HashSet<>();
+    for (Address member : members) {
+      liveSuffixes.add(String.valueOf(SEPARATOR) + member.getNodeUUID());
+    }
+    for (String key : List.copyOf(engines.keySet())) {
+      String suffix = key.substring(key.lastIndexOf(SEPARATOR));
+      if (!liveSuffixes.contains(suffix)) {
+        engines.remove(key);
+      }
+    }
+    if (announced && !engines.containsKey(localKey)) {
+      engines.put(localKey, String.valueOf(local));
+    }
+    changed();
+  }
+
+  @Listener(observation = Listener.Observation.POST)
+  public final class Changes {
+
+    @CacheEntryCreated
+    @CacheEntryModified
+    @CacheEntryRemoved
+    public void entryChanged(Event<String, String> event) {
+      changed();
+    }
+
+    @TopologyChanged
+    public void topologyChanged(Event<String, String> event) {
+      try {
+        background.execute(
+            () -> {
+              try {
+                tidy();
+              } catch (RuntimeException e) {
+                LOG.warnf(e, "BELFRY-0113 Could not tidy the engines of %s", application);
+              }
+            });
+      } catch (RejectedExecutionException e) {
+        LOG.debugf(e, "BELFRY-0114 Engines of %s not tidied: shutting down", application);
+      }
+    }
+  }
+}
