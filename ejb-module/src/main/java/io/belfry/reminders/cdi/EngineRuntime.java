@@ -29,6 +29,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import org.infinispan.Cache;
+import org.infinispan.remoting.transport.Address;
 import org.jboss.logging.Logger;
 
 /**
@@ -65,7 +66,7 @@ public class EngineRuntime {
   private static final Duration NO_PURGE_ON_VIRTUAL_TIME = Duration.ofDays(365L * 1000);
 
   private volatile ReminderEngine engine;
-  private ReadyEngines roster;
+  private volatile ReadyEngines roster;
   private ConflictRepair repair;
   private JoinWrites joins;
 
@@ -135,6 +136,15 @@ public class EngineRuntime {
     if (engine != null) {
       engine.stop();
     }
+  }
+
+  /**
+   * Whether {@code member}'s engine of this application has announced itself (true for every member
+   * before this engine started): which node fires a segment, as the engine decides it.
+   */
+  public boolean engineReady(Address member) {
+    ReadyEngines announced = roster;
+    return announced == null || announced.isReady(member);
   }
 
   private void firingMembersChanged() {

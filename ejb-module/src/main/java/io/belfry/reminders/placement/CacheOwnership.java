@@ -67,7 +67,7 @@ public final class CacheOwnership implements Ownership {
   public boolean isPrimaryOwner(String cacheKey) {
     LocalizedCacheTopology topology = topology();
     Address primary = topology.getDistribution(keys.toStorage(cacheKey)).primary();
-    return firesFor(primary, topology, null);
+    return localAddress.equals(firingOwner(primary, topology, new Address[1]));
   }
 
   @Override
@@ -76,20 +76,25 @@ public final class CacheOwnership implements Ownership {
   }
 
   /**
-   * For each segment, in order, the node that is its primary owner in the topology installed now.
+   * For each segment, in order, the node that fires it in the topology installed now: its primary
+   * owner, or the stand-in while that member's engine has not announced itself.
    */
   public List<String> primaryOwners() {
     LocalizedCacheTopology topology = topology();
     List<String> owners = new ArrayList<>(topology.getNumSegments());
+    Address[] fallback = new Address[1];
     for (int segment = 0; segment < topology.getNumSegments(); segment++) {
-      owners.add(String.valueOf(topology.getSegmentDistribution(segment).primary()));
+      Address primary = topology.getSegmentDistribution(segment).primary();
+      owners.add(String.valueOf(firingOwner(primary, topology, fallback)));
     }
     return owners;
   }
 
-  /** The node that is primary owner of this key in the topology installed now. */
+  /** The node that fires this key in the topology installed now (as {@link #primaryOwners}). */
   public String primaryOwnerOf(String cacheKey) {
-    return String.valueOf(topology().getDistribution(keys.toStorage(cacheKey)).primary());
+    LocalizedCacheTopology topology = topology();
+    Address primary = topology.getDistribution(keys.toStorage(cacheKey)).primary();
+    return String.valueOf(firingOwner(primary, topology, new Address[1]));
   }
 
   @Override
@@ -103,7 +108,8 @@ public final class CacheOwnership implements Ownership {
     BitSet segments = new BitSet(topology.getNumSegments());
     Address[] fallback = new Address[1];
     for (int segment = 0; segment < topology.getNumSegments(); segment++) {
-      if (firesFor(topology.getSegmentDistribution(segment).primary(), topology, fallback)) {
+      Address primary = topology.getSegmentDistribution(segment).primary();
+      if (localAddress.equals(firingOwner(primary, topology, fallback))) {
         segments.set(segment);
       }
     }
@@ -111,26 +117,21 @@ public final class CacheOwnership implements Ownership {
   }
 
   /**
-   * Whether this node fires a segment whose primary owner is {@code primary}: it is this node, or
-   * its engine has not announced itself and this node is the first member with a ready engine.
+   * The member that fires a segment whose primary owner is {@code primary}: the primary owner if it
+   * is this node or its engine has announced itself, else the first member with a ready engine (the
+   * primary owner again when there is none).
    *
-   * @param fallback a one-element cache of that first member across calls on one topology, or null
+   * @param fallback a one-element cache of that first member across calls on one topology
    */
-  private boolean firesFor(Address primary, LocalizedCacheTopology topology, Address[] fallback) {
-    if (Objects.equals(primary, localAddress)) {
-      return true;
+  private Address firingOwner(
+      Address primary, LocalizedCacheTopology topology, Address[] fallback) {
+    if (primary == null || primary.equals(localAddress) || engineReady.test(primary)) {
+      return primary;
     }
-    if (primary == null || engineReady.test(primary)) {
-      return false;
+    if (fallback[0] == null) {
+      fallback[0] = firstReadyMember(topology);
     }
-    Address first = fallback != null ? fallback[0] : null;
-    if (first == null) {
-      first = firstReadyMember(topology);
-      if (fallback != null) {
-        fallback[0] = first;
-      }
-    }
-    return Objects.equals(first, localAddress);
+    return fallback[0] != null ? fallback[0] : primary;
   }
 
   /**

@@ -45,17 +45,21 @@ public class ClusterStatus {
 
   /**
    * The node that fires this reminder in the topology installed now: the primary owner of its
-   * segment (it fires only if one of its deployments serves the namespace).
+   * segment, or a stand-in while that member's engine is not running (CacheOwnership); it fires
+   * only if one of its deployments serves the namespace.
    */
   public String ownerOf(String namespace, String key) {
-    return new CacheOwnership(reminders).primaryOwnerOf(ReminderId.of(namespace, key).cacheKey());
+    return firing().primaryOwnerOf(ReminderId.of(namespace, key).cacheKey());
+  }
+
+  private CacheOwnership firing() {
+    return new CacheOwnership(reminders, runtime::engineReady);
   }
 
   public ClusterSnapshot snapshot() {
     // the primary owners exactly as firing decides them, so the view never names another node;
     // read live at every call (cheap), so a leave or a join shows at once
-    CacheOwnership ownership = new CacheOwnership(reminders);
-    List<String> owners = ownership.primaryOwners();
+    List<String> owners = firing().primaryOwners();
     KeyIndex replica = runtime.engine().keyIndex();
     long[] liveBySegment = replica.liveBySegment();
     Map<String, long[]> armed = new LinkedHashMap<>();
