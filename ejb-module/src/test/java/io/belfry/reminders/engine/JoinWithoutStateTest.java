@@ -25,11 +25,7 @@ class JoinWithoutStateTest {
   void join_engineStartedBeforeTheState_servesAtOnceAndFiresItsShareOnce(@TempDir Path dir) {
     TestCluster cluster = new TestCluster(dir).joinWithoutWaitingForState();
     try {
-      cluster.startMember(0);
-      cluster.startMember(1);
-      cluster.awaitStableTopology(2);
-      cluster.startEngine(0);
-      cluster.startEngine(1);
+      cluster.startFirst(2);
       String ns = "join";
       Instant due = cluster.clock.now().plusSeconds(30);
       for (int i = 0; i < REMINDERS; i++) {

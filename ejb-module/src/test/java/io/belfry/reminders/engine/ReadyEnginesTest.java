@@ -25,11 +25,7 @@ class ReadyEnginesTest {
       @TempDir Path dir) {
     TestCluster cluster = new TestCluster(dir).withEngineRoster();
     try {
-      cluster.startMember(0);
-      cluster.startMember(1);
-      cluster.awaitStableTopology(2);
-      cluster.startEngine(0);
-      cluster.startEngine(1);
+      cluster.startFirst(2);
       // the joiner's cache holds its share of the segments, its engine is not started
       cluster.startMember(2);
       cluster.awaitStableTopology(3);

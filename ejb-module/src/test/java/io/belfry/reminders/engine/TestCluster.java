@@ -127,11 +127,19 @@ final class TestCluster implements AutoCloseable {
 
   /** Starts every member, waits for one stable view of all, then starts the engines. */
   TestCluster start() {
-    for (int i = 0; i < SIZE; i++) {
+    return startFirst(SIZE);
+  }
+
+  /**
+   * Starts the first {@code members} members, waits for their stable view, then starts their
+   * engines; the others can join later ({@link #startMember}).
+   */
+  TestCluster startFirst(int members) {
+    for (int i = 0; i < members; i++) {
       startMember(i);
     }
-    awaitStableTopology(SIZE);
-    for (int i = 0; i < SIZE; i++) {
+    awaitStableTopology(members);
+    for (int i = 0; i < members; i++) {
       startEngine(i);
     }
     return this;
