@@ -80,7 +80,7 @@ public final class ReadyEngines {
   /** Tells every member that this node's engine fires its segments from now on. */
   public void announce() {
     announced = true;
-    engines.put(localKey, String.valueOf(local));
+    putOwnEntry();
     LOG.debugf("BELFRY-0110 Engine of %s on %s announced", application, local);
   }
 
@@ -151,9 +151,14 @@ public final class ReadyEngines {
       }
     }
     if (announced && !engines.containsKey(localKey)) {
-      engines.put(localKey, String.valueOf(local));
+      putOwnEntry();
     }
     changed();
+  }
+
+  /** This node's entry: the key says which engine is ready, the value names the node for people. */
+  private void putOwnEntry() {
+    engines.put(localKey, String.valueOf(local));
   }
 
   @Listener(observation = Listener.Observation.POST)
