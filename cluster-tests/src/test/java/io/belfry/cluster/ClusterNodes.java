@@ -76,12 +76,12 @@ final class ClusterNodes implements AutoCloseable {
     environment.put("BELFRY_CLUSTER_DB", database == null ? "h2" : "postgresql");
     if (database != null) {
       environment.put("BELFRY_DB_URL", POSTGRESQL + database);
-    } else {
-      // Standby hints are off by default; the H2 group of suites (failover, halves, partition)
-      // runs with them on, so that both ways of arming gained segments run on WildFly nodes.
+      // Standby hints are on by default, as the H2 group of suites (failover, halves, partition)
+      // runs; the PostgreSQL group runs with them off, so that both ways of arming gained segments
+      // run on WildFly nodes.
       environment.put(
           "BELFRY_NODE_OPTS",
-          System.getenv().getOrDefault("BELFRY_NODE_OPTS", "") + " -Dbelfry.standby-hints=true");
+          System.getenv().getOrDefault("BELFRY_NODE_OPTS", "") + " -Dbelfry.standby-hints=false");
     }
   }
 
@@ -257,11 +257,19 @@ final class ClusterNodes implements AutoCloseable {
     return new Api(consoleUrl(n) + "api/v1");
   }
 
-  /** The nodes' JGroups endpoints as TCPPING lists them: 127.0.0.i[7600 + offset]. */
+  /**
+   * Node {@code n}'s own loopback address for JGroups, as {@code server-config/cluster} gives it:
+   * 127.0.0.(10 + n), never 127.0.0.1 ({@link Partition} says why).
+   */
+  static String jgroupsAddress(int n) {
+    return "127.0.0." + (10 + n);
+  }
+
+  /** The nodes' JGroups endpoints as TCPPING lists them: address[7600 + offset]. */
   String jgroupsHosts() {
     List<String> hosts = new ArrayList<>();
     for (int n = 1; n <= size; n++) {
-      hosts.add("127.0.0." + n + "[" + (7600 + baseOffset + 100 * (n - 1)) + "]");
+      hosts.add(jgroupsAddress(n) + "[" + (7600 + baseOffset + 100 * (n - 1)) + "]");
     }
     return String.join(",", hosts);
   }

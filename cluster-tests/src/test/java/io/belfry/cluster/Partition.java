@@ -6,10 +6,18 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real network partition on loopback: each node's JGroups endpoint has its own address
- * (127.0.0.N, see server-config/cluster), and iptables drops the packets between the two sides in a
- * chain of its own, which {@link #heal} empties and {@link #close} removes. Needs root and the
- * iptables package ({@code .ci/run} installs it).
+ * A real network partition on loopback: each node's JGroups endpoint has its own address ({@link
+ * ClusterNodes#jgroupsAddress}, see server-config/cluster), and iptables drops the packets between
+ * the two sides in a chain of its own, which {@link #heal} empties and {@link #close} removes.
+ * Needs root and the iptables package ({@code .ci/run} installs it).
+ *
+ * <p>What it does not cut: sockets a node opens without binding them leave from 127.0.0.1, which no
+ * node has; JGroups' FD_SOCK2 connects that way, so its connections cross the cut. Failure
+ * detection across the cut is then FD_ALL3's heartbeats over the transport (whose sockets are
+ * bound), as on a real network, where a cut closes no socket either. When node 1 had 127.0.0.1, a
+ * cut of node 1 also cut the FD_SOCK2 connects between the other nodes: they suspected each other
+ * and the side that should have kept a majority fell apart (3 of 6 cuts of {node1} | {node2,
+ * node3}; docs/server-configuration.md).
  */
 final class Partition implements AutoCloseable {
 
@@ -71,9 +79,9 @@ final class Partition implements AutoCloseable {
         "-A",
         CHAIN,
         "-s",
-        "127.0.0." + from,
+        ClusterNodes.jgroupsAddress(from),
         "-d",
-        "127.0.0." + to,
+        ClusterNodes.jgroupsAddress(to),
         "-j",
         "DROP");
   }

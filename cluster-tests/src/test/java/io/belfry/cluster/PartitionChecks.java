@@ -33,8 +33,12 @@ final class PartitionChecks {
     return due;
   }
 
-  /** Until every node sees {@code members} members and reports {@code health}. */
-  void awaitEveryNode(int members, String health) throws Exception {
+  /**
+   * Until every node sees {@code members} members and reports {@code health}; returns the members
+   * each node saw, for the report.
+   */
+  List<List<String>> awaitEveryNode(int members, String health) throws Exception {
+    List<List<String>> views = new ArrayList<>();
     for (int node = 1; node <= cluster.size(); node++) {
       int n = node;
       Await.until(
@@ -43,12 +47,14 @@ final class PartitionChecks {
             List<String> seen = cluster.api(n).members();
             String reported = cluster.api(n).health();
             if (seen.size() == members && reported.equals(health)) {
+              views.add(seen);
               return true;
             }
             // thrown, not returned, so that a timeout says what the node last answered
             throw new IllegalStateException("node" + n + " sees " + seen + ", " + reported);
           });
     }
+    return views;
   }
 
   /**
@@ -111,7 +117,9 @@ final class PartitionChecks {
     Instant healedAt;
     try (Partition partition = new Partition()) {
       split.apply(partition);
-      awaitEveryNode(sideSize, "DOWN DEGRADED_MODE");
+      // Each side holds together (a CI run saw one fall apart: see Partition); views are reported.
+      List<List<String>> views = awaitEveryNode(sideSize, "DOWN DEGRADED_MODE");
+      Fires.report(String.format(Locale.ROOT, "%n| views during the cut %s: %s |%n", sides, views));
       everyNodeRefusesWrites(run + "-refused");
       Thread.sleep(
           Math.max(0, Duration.between(Instant.now(), firstDue.plusSeconds(10)).toMillis()));

@@ -83,7 +83,8 @@ public class EngineRuntime {
     EngineSettings settings = BelfrySettings.fromSystemProperties();
     // Read before the engine takes its segments; followed from then on (ReadyEngines says why).
     roster = new ReadyEngines(enginesCache, namespaces.applicationName(), background);
-    roster.start(this::firingMembersChanged);
+    // With standby hints a joiner holds back its segments until it has their hints in memory.
+    roster.start(this::firingMembersChanged, settings.standbyHints());
     ReminderEngineBuilder builder =
         ReminderEngine.builder(cache, roster::isReady)
             .delivery(delivery)
@@ -111,7 +112,7 @@ public class EngineRuntime {
     }
     engine = builder.build();
     engine.start();
-    roster.announce();
+    roster.announceWhen(engine::armedForShare, timer);
     repair = new ConflictRepair(cache, background);
     repair.start();
     joins = new JoinWrites(cache, background);

@@ -132,7 +132,7 @@ final class BatchSet {
       return;
     }
     try {
-      if (ReminderEngine.isStored(store.get(item.spec.id()), item.attempt.record())) {
+      if (ReminderEngine.isStored(store.readBack(item.spec.id()), item.attempt.record())) {
         item.result = engine.announced(item.attempt);
       }
     } catch (RuntimeException e) {

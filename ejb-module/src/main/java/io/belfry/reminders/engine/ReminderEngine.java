@@ -53,6 +53,15 @@ public final class ReminderEngine {
   private static final int MAX_WRITE_ATTEMPTS = 100;
 
   /**
+   * After this many attempts, each later one reads the key back with its replicas settled ({@link
+   * ReminderStore#readBack}) rather than from this node's replica: a conditional write decided by
+   * the primary owner loses every race while this node's replica differs from the primary's (a
+   * replica that missed a write while a member joined was seen to make every set of its key through
+   * this node lose 100 times and answer 503 until JoinWrites settled it).
+   */
+  private static final int ATTEMPTS_BEFORE_SETTLING = 2;
+
+  /**
    * Longer than a view change takes to reach every member (milliseconds) and than the failover
    * after a crash (about a second), short enough for an HTTP client to wait.
    */
@@ -162,6 +171,19 @@ public final class ReminderEngine {
   /** Which members' engines are ready changed: the segments this node fires are read again. */
   public void firingMembersChanged() {
     scheduler.ownersChanged();
+  }
+
+  /**
+   * Whether this node holds what it needs to fire its share at once (see {@link
+   * Scheduler#armedForShare()}): when a joiner that holds back announces itself.
+   */
+  public boolean armedForShare() {
+    return scheduler.armedForShare();
+  }
+
+  /** How many gained segments this node read from its store before arming them; for tests. */
+  public long segmentsGainedFromStore() {
+    return scheduler.segmentsGainedFromStore();
   }
 
   /**
@@ -281,7 +303,7 @@ public final class ReminderEngine {
         Optional<StoredReminder> existing =
             attempt == 0 && unconfirmed == null && isSurelyNew(spec.id())
                 ? Optional.empty()
-                : store.get(spec.id());
+                : readForWrite(spec.id(), unconfirmed != null, attempt);
         if (unconfirmed != null && isStored(existing, unconfirmed.record())) {
           // the write that failed with an unknown outcome had been applied
           return announced(unconfirmed);
@@ -356,6 +378,17 @@ public final class ReminderEngine {
     return result;
   }
 
+  /**
+   * What a write loop reads before its next attempt: the key with its replicas settled after a lost
+   * answer, after {@link #ATTEMPTS_BEFORE_SETTLING} lost races, or while the replicas may differ (a
+   * recent topology change); otherwise this node's replica.
+   */
+  private Optional<StoredReminder> readForWrite(ReminderId id, boolean unconfirmed, int attempt) {
+    return unconfirmed || attempt >= ATTEMPTS_BEFORE_SETTLING || store.replicasMayDiffer()
+        ? store.readBack(id)
+        : store.get(id);
+  }
+
   static boolean isStored(Optional<StoredReminder> entry, ReminderRecord record) {
     return entry.isPresent() && entry.get().record().equals(record);
   }
@@ -426,7 +459,7 @@ public final class ReminderEngine {
     ReminderRecord unconfirmed = null;
     for (int attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
       try {
-        Optional<StoredReminder> existing = store.get(id);
+        Optional<StoredReminder> existing = readForWrite(id, unconfirmed != null, attempt);
         if (unconfirmed != null && isStored(existing, unconfirmed)) {
           return unconfirmed;
         }

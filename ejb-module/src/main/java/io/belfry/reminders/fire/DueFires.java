@@ -2,6 +2,7 @@ package io.belfry.reminders.fire;
 
 import io.belfry.reminders.model.ReminderId;
 import io.belfry.reminders.model.ReminderState;
+import io.belfry.reminders.schedule.SegmentedTimeIndex;
 import io.belfry.reminders.schedule.TimeIndex;
 import io.belfry.reminders.store.ReminderStore;
 import java.util.ArrayList;
@@ -166,7 +167,7 @@ final class DueFires {
       blockedUntil = now + Scheduler.FAILED_RETRY_PAUSE_MILLIS;
       return group;
     }
-    TimeIndex hints = index.hints();
+    SegmentedTimeIndex hints = index.hints();
     int taken = 0;
     while (true) {
       OptionalLong next = hints.nextDueMillis();
@@ -279,7 +280,7 @@ final class DueFires {
     if (!putBack) {
       return;
     }
-    TimeIndex hints = index.hints();
+    SegmentedTimeIndex hints = index.hints();
     for (TimeIndex.Entry hint : group.notYet) {
       putBack(hints, hint, hint.dueMillis());
     }
@@ -304,10 +305,10 @@ final class DueFires {
   }
 
   /** Puts {@code hint} back at {@code dueMillis} unless the index has its id armed already. */
-  private static void putBack(TimeIndex hints, TimeIndex.Entry hint, long dueMillis) {
+  private static void putBack(SegmentedTimeIndex hints, TimeIndex.Entry hint, long dueMillis) {
     // Whatever the index holds now was drained after the group took this hint: the same version
     // re-armed by the sweep, or a newer one written since. Either way it is the one to keep.
-    if (!hints.contains(hint.cacheKey())) {
+    if (!hints.contains(hint.cacheKey(), hint.tag())) {
       hints.put(hint.cacheKey(), hint.version(), dueMillis, hint.tag());
     }
   }

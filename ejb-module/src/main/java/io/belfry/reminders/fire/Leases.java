@@ -291,7 +291,8 @@ final class Leases {
             return new Settlement(Settled.LOST, null, 0);
           }
           try {
-            Optional<StoredReminder> current = store.get(flight.id());
+            Optional<StoredReminder> current =
+                unconfirmed != null ? store.readBack(flight.id()) : store.get(flight.id());
             if (unconfirmed != null
                 && current.isPresent()
                 && current.get().record().equals(unconfirmed.written())) {

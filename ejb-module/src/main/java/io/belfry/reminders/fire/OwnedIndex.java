@@ -4,6 +4,7 @@ import io.belfry.reminders.model.ReminderCodec;
 import io.belfry.reminders.model.ReminderId;
 import io.belfry.reminders.model.ReminderRecord;
 import io.belfry.reminders.placement.Ownership;
+import io.belfry.reminders.schedule.SegmentedTimeIndex;
 import io.belfry.reminders.schedule.TimeIndex;
 import io.belfry.reminders.store.ReminderStore;
 import java.util.ArrayList;
@@ -15,13 +16,13 @@ import java.util.function.Predicate;
 import org.jboss.logging.Logger;
 
 /**
- * The {@link TimeIndex} of the pending reminders this node owns (primary segments) and serves
- * (namespaces), with the segments it was armed for. The index maps id → (version, due) and holds
- * hints only: a run validates each against the store before it fires.
+ * The {@link SegmentedTimeIndex} of the pending reminders this node owns (primary segments) and
+ * serves (namespaces), with the segments it was armed for. The index maps id → (version, due) and
+ * holds hints only: a run validates each against the store before it fires.
  *
  * <p>On a topology change the owned segments now are compared with those armed: the hints of lost
- * segments move to the {@link StandbyHints} (one O(n) pass), gained ones are taken from there when
- * it covers them, and read from the local replica and armed otherwise.
+ * segments move to the {@link StandbyHints} a segment's index at a time, gained ones are taken from
+ * there the same way when it covers them, and read from the local replica and armed otherwise.
  *
  * <p>Not thread-safe: used only under the scheduler's lock.
  */
@@ -33,9 +34,10 @@ final class OwnedIndex {
   private final ReminderStore store;
   private final Ownership ownership;
   private final Predicate<String> served;
-  private final TimeIndex hints = new TimeIndex();
+  private final SegmentedTimeIndex hints = new SegmentedTimeIndex();
   private final StandbyHints standby;
   private BitSet owned = new BitSet();
+  private long segmentsGainedFromStore;
 
   OwnedIndex(
       ReminderStore store, Ownership ownership, Predicate<String> served, boolean standbyHints) {
@@ -51,13 +53,18 @@ final class OwnedIndex {
   }
 
   /** The hints themselves, for the run that fires them and the sweep that checks them. */
-  TimeIndex hints() {
+  SegmentedTimeIndex hints() {
     return hints;
   }
 
   /** The primary segments the index is armed for. */
   BitSet owned() {
     return owned;
+  }
+
+  /** How many gained segments were read from the store since this index was made; for tests. */
+  long segmentsGainedFromStore() {
+    return segmentsGainedFromStore;
   }
 
   /** How many segments the cache has. */
@@ -114,9 +121,9 @@ final class OwnedIndex {
       return;
     }
     if (!lost.isEmpty()) {
-      hints.removeIf(
-          (key, segment) -> lost.get(segmentOf(key, segment)),
-          hint -> standby.keep(segmentOf(hint.cacheKey(), hint.tag()), hint));
+      for (int s = lost.nextSetBit(0); s >= 0; s = lost.nextSetBit(s + 1)) {
+        standby.keep(s, hints.detach(s));
+      }
       standby.coverLost(lost);
     }
     BitSet toRead = gained;
@@ -124,6 +131,7 @@ final class OwnedIndex {
       toRead = standby.handOver(gained, hints);
       if (!toRead.isEmpty()) {
         forEachObserved(toRead, this::apply);
+        segmentsGainedFromStore += toRead.cardinality();
       }
     }
     LOG.infof(
@@ -169,10 +177,7 @@ final class OwnedIndex {
   void armNewer(TimeIndex.Entry hint) {
     int segment = segmentOf(hint.cacheKey(), hint.tag());
     if (owned.get(segment)) {
-      Optional<TimeIndex.Entry> armed = hints.get(hint.cacheKey());
-      if (armed.isEmpty() || armed.get().version() < hint.version()) {
-        hints.put(hint.cacheKey(), hint.version(), hint.dueMillis(), segment);
-      }
+      hints.putIfNewer(hint.cacheKey(), hint.version(), hint.dueMillis(), segment);
     } else if (standby.tracks(segment)) {
       standby.apply(
           segment,
@@ -188,8 +193,9 @@ final class OwnedIndex {
 
   /** Drops the hint of a removed entry, whatever its version. */
   void drop(String cacheKey) {
-    if (!hints.remove(cacheKey) && standby.enabled()) {
-      standby.drop(ownership.segmentOf(cacheKey), cacheKey);
+    int segment = ownership.segmentOf(cacheKey);
+    if (!hints.remove(cacheKey, segment) && standby.enabled()) {
+      standby.drop(segment, cacheKey);
     }
   }
 
@@ -230,16 +236,24 @@ final class OwnedIndex {
    * The change feed, recovery and the sweep all go through here.
    */
   boolean apply(Observed entry) {
-    Optional<TimeIndex.Entry> hint = hints.get(entry.cacheKey());
+    return applyTo(hints, segmentOf(entry.cacheKey(), entry.segment()), entry);
+  }
+
+  /**
+   * {@link #apply} to {@code hints}, for an entry of {@code segment}: the owned hints, or the
+   * standby hints of a tracked segment.
+   */
+  static boolean applyTo(SegmentedTimeIndex hints, int segment, Observed entry) {
+    Optional<TimeIndex.Entry> hint = hints.get(entry.cacheKey(), segment);
     // Writes to one key can reach the inbox out of order only via a sweep; never go backwards.
     if (hint.isPresent() && hint.get().version() > entry.version()) {
       return false;
     }
     if (entry.armed()) {
-      hints.put(entry.cacheKey(), entry.version(), entry.armAtMillis(), entry.segment());
+      hints.put(entry.cacheKey(), entry.version(), entry.armAtMillis(), segment);
       return true;
     }
-    hint.ifPresent(h -> hints.remove(entry.cacheKey()));
+    hint.ifPresent(h -> hints.remove(entry.cacheKey(), segment));
     return false;
   }
 

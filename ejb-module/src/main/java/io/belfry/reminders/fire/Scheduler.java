@@ -306,6 +306,45 @@ public final class Scheduler implements ChangeSink {
     }
   }
 
+  /**
+   * Whether this node could fire every segment the topology makes it primary owner of at once,
+   * without reading its store: it runs, has recovered, holds the whole replica in a settled
+   * topology, and its standby hints cover each such segment it does not fire yet. Always false with
+   * standby hints off. A joiner that holds back announces itself once this holds ({@code
+   * ReadyEngines}).
+   */
+  public boolean armedForShare() {
+    lock.lock();
+    try {
+      if (!running || !recovery.recovered() || !index.standby().enabled()) {
+        return false;
+      }
+      inbox.drainInto(index);
+      // Asked every 250 ms while a joiner holds back: its hints are read without waiting for the
+      // periodic run. Settled too: mid-rebalance a joiner holds the whole replica before it is
+      // primary owner of its share, and would announce itself with none of it read (seen at 1 M).
+      standbyFill.startIfNeeded();
+      if (!ownership.holdsWholeReplica() || !ownership.topologySettled()) {
+        return false;
+      }
+      BitSet share = ownership.topologyPrimarySegments();
+      share.andNot(index.owned());
+      return index.standby().covers(share);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** How many gained segments were read from the store rather than handed over from memory. */
+  public long segmentsGainedFromStore() {
+    lock.lock();
+    try {
+      return index.segmentsGainedFromStore();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Stops the timers and forgets the index; the store keeps everything. */
   public void stop() {
     lock.lock();

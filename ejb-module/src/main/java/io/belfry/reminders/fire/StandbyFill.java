@@ -15,8 +15,9 @@ import org.jboss.logging.Logger;
  * StandbyHints#SEGMENTS_PER_STEP} segments at a time: after recovery, and again after this node
  * received state, once it holds the whole replica. With a timer each step reads without the
  * scheduler's lock, like a recovery step, and the steps follow each other until every such segment
- * is covered; the scheduler's periodic run starts them ({@link #startIfNeeded}). Driven by hand,
- * every step runs at once under the lock.
+ * is covered; the scheduler's periodic run starts them ({@link #startIfNeeded}), and so does a
+ * joiner that holds back each time it asks whether it is armed. Driven by hand, every step runs at
+ * once under the lock.
  */
 final class StandbyFill {
 
@@ -55,9 +56,9 @@ final class StandbyFill {
   }
 
   /**
-   * Under the lock, from the scheduler's periodic run, when some segment is left to read (never
-   * with standby hints off): driven by hand, fills every segment now; with a timer, starts a chain
-   * of steps unless one is under way.
+   * Under the lock, from the scheduler's periodic run and a holding-back joiner's question, when
+   * some segment is left to read (never with standby hints off): driven by hand, fills every
+   * segment now; with a timer, starts a chain of steps unless one is under way.
    */
   void startIfNeeded() {
     if (!index.standby().needsFill(index.owned(), ownership.segmentCount())) {
@@ -150,7 +151,10 @@ final class StandbyFill {
       return null;
     }
     inbox.drainInto(index);
-    return index.standby().nextFillStep(index.owned(), ownership.segmentCount());
+    // A joiner that holds back reads the segments it will own first (ReadyEngines).
+    return index
+        .standby()
+        .nextFillStep(index.owned(), ownership.segmentCount(), ownership.topologyPrimarySegments());
   }
 
   private void schedule() {

@@ -1,10 +1,9 @@
 package io.belfry.reminders.fire;
 
+import io.belfry.reminders.schedule.SegmentedTimeIndex;
 import io.belfry.reminders.schedule.TimeIndex;
-import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * Hints for the pending reminders of segments this node does not own, kept so that a node that
@@ -20,8 +19,9 @@ import java.util.Optional;
  * whole replica. A gained segment that is not covered is read from the store, as without standby
  * hints. Hints are hints: a run validates each against the store before it fires.
  *
- * <p>One small {@link TimeIndex} per segment, so that a gained segment is handed over without
- * computing the segment of any key (on WildFly that marshals the key).
+ * <p>Kept in a {@link SegmentedTimeIndex} like the owned hints, so that a segment moves between
+ * here and the owned index whole, without a pass over its hints or computing any key's segment (on
+ * WildFly that marshals the key).
  *
  * <p>Not thread-safe: used only under the scheduler's lock.
  */
@@ -31,7 +31,7 @@ final class StandbyHints {
   static final int SEGMENTS_PER_STEP = Recovery.SEGMENTS_PER_STEP;
 
   private final boolean enabled;
-  private TimeIndex[] bySegment = new TimeIndex[0];
+  private final SegmentedTimeIndex hints = new SegmentedTimeIndex();
   private final BitSet covered = new BitSet();
   private final BitSet filling = new BitSet();
 
@@ -53,11 +53,7 @@ final class StandbyHints {
 
   /** How many standby hints are held; for health and tests. */
   int size() {
-    int size = 0;
-    for (TimeIndex segment : bySegment) {
-      size += segment == null ? 0 : segment.size();
-    }
-    return size;
+    return hints.size();
   }
 
   /** The segments whose standby hints are complete. */
@@ -71,30 +67,21 @@ final class StandbyHints {
    * older one.
    */
   void apply(int segment, OwnedIndex.Observed entry) {
-    TimeIndex hints = segment(segment);
-    Optional<TimeIndex.Entry> hint = hints.get(entry.cacheKey());
-    if (hint.isPresent() && hint.get().version() > entry.version()) {
-      return;
-    }
-    if (entry.armed()) {
-      hints.put(entry.cacheKey(), entry.version(), entry.armAtMillis());
-    } else if (hint.isPresent()) {
-      hints.remove(entry.cacheKey());
-    }
+    OwnedIndex.applyTo(hints, segment, entry);
   }
 
   /** Drops the hint of a removed entry, whatever its version. */
   void drop(int segment, String cacheKey) {
-    TimeIndex hints = segment < bySegment.length ? bySegment[segment] : null;
-    if (hints != null) {
-      hints.remove(cacheKey);
-    }
+    hints.remove(cacheKey, segment);
   }
 
-  /** Keeps a hint of a segment this node just lost; see {@link #coverLost}. */
-  void keep(int segment, TimeIndex.Entry hint) {
+  /**
+   * Keeps the hints of a segment this node just lost (null: it had none), taking the index as it
+   * is; see {@link #coverLost}.
+   */
+  void keep(int segment, TimeIndex lost) {
     if (enabled) {
-      segment(segment).put(hint.cacheKey(), hint.version(), hint.dueMillis());
+      hints.attachNewer(segment, lost);
     }
   }
 
@@ -107,34 +94,23 @@ final class StandbyHints {
   }
 
   /**
-   * Hands the hints of the gained segments that are covered to {@code owned} (tagged with their
-   * segment; a hint the owned index holds at the same or a newer version stays as it is) and
-   * forgets them here; returns the gained segments it could not provide, which the caller reads
-   * from the store. O(n) in the hints handed over and those owned, with no per-key work but a hash
-   * lookup.
+   * Hands the hints of the gained segments that are covered to {@code owned}, a whole segment's
+   * index at a time (a hint the owned index holds at the same or a newer version stays as it is),
+   * and forgets them here; returns the gained segments it could not provide, which the caller reads
+   * from the store. O(log s) per segment when the owned index holds nothing of it, as on a
+   * hand-over: no per-hint work.
    */
-  BitSet handOver(BitSet gained, TimeIndex owned) {
+  BitSet handOver(BitSet gained, SegmentedTimeIndex owned) {
     BitSet toRead = (BitSet) gained.clone();
-    List<TimeIndex.Entry> handed = new ArrayList<>();
     for (int s = gained.nextSetBit(0); s >= 0; s = gained.nextSetBit(s + 1)) {
-      TimeIndex hints = s < bySegment.length ? bySegment[s] : null;
+      TimeIndex segment = hints.detach(s);
       if (covered.get(s)) {
-        if (hints != null) {
-          for (TimeIndex.Entry hint : hints.entries()) {
-            handed.add(new TimeIndex.Entry(hint.cacheKey(), hint.version(), hint.dueMillis(), s));
-          }
-        }
+        owned.attachNewer(s, segment);
         toRead.clear(s);
-      }
-      if (hints != null) {
-        bySegment[s] = null;
       }
     }
     covered.andNot(gained);
     filling.andNot(gained);
-    if (!handed.isEmpty()) {
-      owned.putAllNewer(handed);
-    }
     return toRead;
   }
 
@@ -143,7 +119,7 @@ final class StandbyHints {
     epoch++;
     covered.clear();
     filling.clear();
-    bySegment = new TimeIndex[0];
+    hints.clear();
   }
 
   /** The segments of one fill step, read without the lock, applied under it. */
@@ -151,24 +127,40 @@ final class StandbyHints {
 
   /**
    * The next up to {@value #SEGMENTS_PER_STEP} segments neither owned nor covered nor being read,
-   * marked as being read (their writes are applied from now on); null when there are none.
+   * those of {@code first} before the others, marked as being read (their writes are applied from
+   * now on); null when there are none.
    */
-  FillStep nextFillStep(BitSet owned, int segmentCount) {
+  FillStep nextFillStep(BitSet owned, int segmentCount, BitSet first) {
     if (!enabled) {
       return null;
     }
     BitSet step = new BitSet();
-    for (int s = 0, n = 0; s < segmentCount && n < SEGMENTS_PER_STEP; s++) {
-      if (!owned.get(s) && !covered.get(s) && !filling.get(s)) {
-        step.set(s);
-        n++;
-      }
-    }
+    addUnread(first, owned, step);
+    BitSet all = new BitSet();
+    all.set(0, segmentCount);
+    addUnread(all, owned, step);
     if (step.isEmpty()) {
       return null;
     }
     filling.or(step);
     return new FillStep(epoch, step);
+  }
+
+  private void addUnread(BitSet candidates, BitSet owned, BitSet step) {
+    for (int s = candidates.nextSetBit(0);
+        s >= 0 && step.cardinality() < SEGMENTS_PER_STEP;
+        s = candidates.nextSetBit(s + 1)) {
+      if (!owned.get(s) && !covered.get(s) && !filling.get(s)) {
+        step.set(s);
+      }
+    }
+  }
+
+  /** Whether every one of {@code segments} is covered. */
+  boolean covers(BitSet segments) {
+    BitSet missing = (BitSet) segments.clone();
+    missing.andNot(covered);
+    return missing.isEmpty();
   }
 
   /**
@@ -213,17 +205,5 @@ final class StandbyHints {
     if (step.epoch() == epoch) {
       filling.andNot(step.segments());
     }
-  }
-
-  private TimeIndex segment(int segment) {
-    if (segment >= bySegment.length) {
-      bySegment = java.util.Arrays.copyOf(bySegment, segment + 1);
-    }
-    TimeIndex hints = bySegment[segment];
-    if (hints == null) {
-      hints = new TimeIndex();
-      bySegment[segment] = hints;
-    }
-    return hints;
   }
 }

@@ -4,6 +4,7 @@ import io.belfry.reminders.model.ReminderCodec;
 import io.belfry.reminders.model.ReminderId;
 import io.belfry.reminders.model.ReminderRecord;
 import io.belfry.reminders.placement.Ownership;
+import io.belfry.reminders.schedule.SegmentedTimeIndex;
 import io.belfry.reminders.schedule.TimeIndex;
 import io.belfry.reminders.store.ReminderStore;
 import io.belfry.reminders.store.StoredReminder;
@@ -139,11 +140,11 @@ final class Sweep {
    */
   void apply(List<Read> chunk, long now, List<StoredReminder> expired) {
     long ttl = settings.tombstoneTtl().toMillis();
-    TimeIndex hints = index.hints();
+    SegmentedTimeIndex hints = index.hints();
     for (Read read : chunk) {
       ReminderId id = read.id();
       try {
-        Optional<TimeIndex.Entry> hint = hints.get(read.cacheKey());
+        Optional<TimeIndex.Entry> hint = hints.get(read.cacheKey(), read.segment());
         if (hint.isPresent() && hint.get().version() >= read.version()) {
           // the same version, or a newer one drained after this entry was read
           continue;

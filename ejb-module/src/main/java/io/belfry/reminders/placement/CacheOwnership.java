@@ -24,10 +24,12 @@ import org.infinispan.remoting.transport.Address;
  *
  * <p><b>Ready engines.</b> Given which members run an engine ({@link ReadyEngines}), a segment
  * whose primary owner has none yet is fired by the first member of the read consistent hash that
- * has one (every member computes the same one from the same topology and roster), or by this node,
- * whose own engine is the one asking. Infinispan makes a joiner primary owner as soon as it holds a
- * segment, which with a small store is seconds before its deployment has started its engine.
- * Without a roster every member counts as ready: the primary owner fires.
+ * has one (every member computes the same one from the same topology and roster), and by the
+ * primary owner when no member's engine is ready. Infinispan makes a joiner primary owner as soon
+ * as it holds a segment, which with a small store is seconds before its deployment has started its
+ * engine. This node asks the roster about itself too: a joiner that holds back counts as not ready
+ * on itself ({@link ReadyEngines}). Without a roster every member counts as ready: the primary
+ * owner fires.
  */
 public final class CacheOwnership implements Ownership {
 
@@ -98,18 +100,32 @@ public final class CacheOwnership implements Ownership {
   }
 
   @Override
+  public BitSet topologyPrimarySegments() {
+    return localSegments(false);
+  }
+
+  @Override
   public int segmentCount() {
     return topology().getNumSegments();
   }
 
   @Override
   public BitSet primarySegments() {
+    return localSegments(true);
+  }
+
+  /**
+   * The segments this node fires ({@code firing}), or is primary owner of, in the topology
+   * installed now.
+   */
+  private BitSet localSegments(boolean firing) {
     LocalizedCacheTopology topology = topology();
     BitSet segments = new BitSet(topology.getNumSegments());
     Address[] fallback = new Address[1];
     for (int segment = 0; segment < topology.getNumSegments(); segment++) {
       Address primary = topology.getSegmentDistribution(segment).primary();
-      if (localAddress.equals(firingOwner(primary, topology, fallback))) {
+      Address owner = firing ? firingOwner(primary, topology, fallback) : primary;
+      if (localAddress.equals(owner)) {
         segments.set(segment);
       }
     }
@@ -117,15 +133,15 @@ public final class CacheOwnership implements Ownership {
   }
 
   /**
-   * The member that fires a segment whose primary owner is {@code primary}: the primary owner if it
-   * is this node or its engine has announced itself, else the first member with a ready engine (the
-   * primary owner again when there is none).
+   * The member that fires a segment whose primary owner is {@code primary}: the primary owner if
+   * its engine is ready, else the first member with a ready engine (the primary owner again when
+   * there is none).
    *
    * @param fallback a one-element cache of that first member across calls on one topology
    */
   private Address firingOwner(
       Address primary, LocalizedCacheTopology topology, Address[] fallback) {
-    if (primary == null || primary.equals(localAddress) || engineReady.test(primary)) {
+    if (primary == null || engineReady.test(primary)) {
       return primary;
     }
     if (fallback[0] == null) {
@@ -135,16 +151,22 @@ public final class CacheOwnership implements Ownership {
   }
 
   /**
-   * The first member holding the whole replica whose engine runs (this node counts as one), or null
-   * when there is none: then the primary owner fires once its engine starts.
+   * The first member holding the whole replica whose engine is ready, or null when there is none:
+   * then the primary owner fires once its engine starts.
    */
   private Address firstReadyMember(LocalizedCacheTopology topology) {
     for (Address member : topology.getReadConsistentHash().getMembers()) {
-      if (member.equals(localAddress) || engineReady.test(member)) {
+      if (engineReady.test(member)) {
         return member;
       }
     }
     return null;
+  }
+
+  @Override
+  public boolean topologySettled() {
+    LocalizedCacheTopology topology = topology();
+    return topology != null && topology.getPendingCH() == null;
   }
 
   /** A member of the read consistent hash: in a replicated cache, it reads every entry locally. */

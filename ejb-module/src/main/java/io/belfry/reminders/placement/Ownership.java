@@ -17,8 +17,28 @@ public interface Ownership {
   /** How many segments the cache has. */
   int segmentCount();
 
-  /** The segments this node is primary owner of in the current topology (a fresh copy). */
+  /**
+   * The segments this node fires in the current topology (a fresh copy): those it is primary owner
+   * of, or stands in for (see {@link CacheOwnership}).
+   */
   BitSet primarySegments();
+
+  /**
+   * The segments the topology installed now makes this node primary owner of, whether or not it
+   * fires them yet: what a joiner that holds back will own once it announces itself.
+   */
+  default BitSet topologyPrimarySegments() {
+    return primarySegments();
+  }
+
+  /**
+   * Whether no rebalance is under way: the primary owners the topology names now are those it will
+   * keep. While a joiner receives state, Infinispan makes it a member of the read consistent hash
+   * before it makes it primary owner of its share.
+   */
+  default boolean topologySettled() {
+    return true;
+  }
 
   /** This node's name in the cluster, e.g. as the holder of a delivery's lease. */
   String localNode();

@@ -7,6 +7,10 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.infinispan.Cache;
 import org.infinispan.distribution.LocalizedCacheTopology;
 import org.infinispan.notifications.Listener;
@@ -35,6 +39,14 @@ import org.jboss.logging.Logger;
  * removes such entries when the topology changes, so a node restarted under the same name is not
  * taken for ready before it says so. After a partition merges, each member writes its own entry
  * again, since each side removed the other's.
+ *
+ * <p><b>Joining.</b> An engine that starts while another member's engine of the application is
+ * ready may <em>hold back</em> ({@link #start(Runnable, boolean)}): until it announces itself, this
+ * node counts as not ready on itself as well, so its segments stay with the member that fires them
+ * while it reads the hints of the segments it will own, and it announces itself once it has them
+ * ({@link #announceWhen}). Without that, at a million reminders a joiner became owner of a third of
+ * them the moment its state transfer ended and read them from its store before arming them, about 5
+ * s in which nobody fired them.
  */
 public final class ReadyEngines {
 
@@ -51,6 +63,8 @@ public final class ReadyEngines {
   private volatile Set<UUID> ready = Set.of();
   private volatile Runnable onChange = () -> {};
   private volatile boolean announced;
+  private volatile boolean holdingBack;
+  private ScheduledFuture<?> announcer;
   private Changes listener;
 
   /**
@@ -69,12 +83,74 @@ public final class ReadyEngines {
 
   /** Reads the roster and follows it from now on; {@code onChange} runs after every change. */
   public synchronized void start(Runnable onChange) {
+    start(onChange, false);
+  }
+
+  /**
+   * Reads the roster and follows it from now on; {@code onChange} runs after every change. With
+   * {@code holdBackIfJoining}, if another member's engine of the application is ready now, this
+   * node holds back until it {@link #announce announces} itself: it is not ready on itself either.
+   */
+  public synchronized void start(Runnable onChange, boolean holdBackIfJoining) {
     this.onChange = Objects.requireNonNull(onChange, "onChange");
     if (listener == null) {
       listener = new Changes();
       engines.addListener(listener);
     }
     refresh();
+    UUID self = local.getNodeUUID();
+    holdingBack = holdBackIfJoining && ready.stream().anyMatch(engine -> !engine.equals(self));
+  }
+
+  /** Whether this node holds back its segments until it announces itself; see the class doc. */
+  public boolean holdingBack() {
+    return holdingBack && !announced;
+  }
+
+  /**
+   * Announces this node now, or, while it {@link #holdingBack holds back}, once {@code armed} says
+   * its engine has what it needs to fire its segments, asked every {@value #ANNOUNCE_POLL_MILLIS}
+   * ms on {@code timer}.
+   */
+  public synchronized void announceWhen(BooleanSupplier armed, ScheduledExecutorService timer) {
+    if (!holdingBack()) {
+      announce();
+      return;
+    }
+    long startNanos = System.nanoTime();
+    LOG.infof(
+        "BELFRY-0115 Engine of %s on %s joins running engines: its segments stay with them until"
+            + " it holds their hints",
+        application, local);
+    announcer =
+        timer.scheduleWithFixedDelay(
+            () -> {
+              try {
+                if (armed.getAsBoolean()) {
+                  announceArmed(startNanos);
+                }
+              } catch (RuntimeException e) {
+                LOG.debugf(e, "BELFRY-0117 Could not ask whether %s is armed", application);
+              }
+            },
+            ANNOUNCE_POLL_MILLIS,
+            ANNOUNCE_POLL_MILLIS,
+            TimeUnit.MILLISECONDS);
+  }
+
+  /** How often a holding-back engine is asked whether it is armed. */
+  static final long ANNOUNCE_POLL_MILLIS = 250;
+
+  private synchronized void announceArmed(long startNanos) {
+    if (announcer == null) {
+      return; // withdrawn, or announced by an earlier poll
+    }
+    announcer.cancel(false);
+    announcer = null;
+    announce();
+    LOG.infof(
+        "BELFRY-0116 Engine of %s on %s armed after %d ms of holding back: it fires its segments",
+        application, local, (System.nanoTime() - startNanos) / 1_000_000);
   }
 
   /** Tells every member that this node's engine fires its segments from now on. */
@@ -91,6 +167,11 @@ public final class ReadyEngines {
    */
   public synchronized void withdraw() {
     announced = false;
+    holdingBack = false;
+    if (announcer != null) {
+      announcer.cancel(false);
+      announcer = null;
+    }
     if (listener != null) {
       try {
         engines.removeListener(listener);
@@ -106,9 +187,18 @@ public final class ReadyEngines {
     }
   }
 
-  /** Whether {@code member}'s engine of this application has announced itself. */
+  /**
+   * Whether {@code member}'s engine of this application has announced itself; this node counts as
+   * ready unless it {@link #holdingBack holds back}, its engine being the one that asks.
+   */
   public boolean isReady(Address member) {
-    return member != null && ready.contains(member.getNodeUUID());
+    if (member == null) {
+      return false;
+    }
+    if (member.equals(local)) {
+      return !holdingBack();
+    }
+    return ready.contains(member.getNodeUUID());
   }
 
   private String keyOf(Address member) {

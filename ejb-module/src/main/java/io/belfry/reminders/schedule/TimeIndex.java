@@ -2,13 +2,10 @@ package io.belfry.reminders.schedule;
 
 import io.belfry.reminders.model.ReminderId;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.function.Consumer;
-import java.util.function.Predicate;
 
 /**
  * The per-node index of owned reminders by due time: which reminder (and which version of it) to
@@ -37,10 +34,10 @@ import java.util.function.Predicate;
  * timer plus a map from id to node, several times this memory at a million entries, and it only
  * buckets times coarsely; the heap pops exactly in due order, which the budgeted poll relies on.
  *
- * <p>A <em>tag</em> is a small non-negative number the caller may attach to an entry and filter on
- * ({@link #removeIf(KeyTagPredicate, Consumer)}) without recomputing it from the key: the scheduler
- * tags each hint with its key's segment, which on WildFly costs a marshalling of the key to
- * compute. {@link #UNTAGGED} when unknown.
+ * <p>A <em>tag</em> is a small non-negative number the caller may attach to an entry and read back
+ * without recomputing it from the key: the scheduler tags each hint with its key's segment, which
+ * on WildFly costs a marshalling of the key to compute ({@link SegmentedTimeIndex}). {@link
+ * #UNTAGGED} when unknown.
  *
  * <p>Entries with the same due time are returned in no particular order. Due times are any {@code
  * long}; the index never reads a clock: "now" is a parameter of {@link #pollDue(long, int)}.
@@ -74,12 +71,6 @@ public final class TimeIndex {
 
   /** The tag of an entry put without one. */
   public static final int UNTAGGED = -1;
-
-  /** Tests an entry by its key and tag; see {@link #removeIf(KeyTagPredicate, Consumer)}. */
-  @FunctionalInterface
-  public interface KeyTagPredicate {
-    boolean test(String cacheKey, int tag);
-  }
 
   private static final int MIN_CAPACITY = 16;
 
@@ -154,47 +145,17 @@ public final class TimeIndex {
   }
 
   /**
-   * Puts every entry, with its tag, unless the index holds its key at the same or a newer version;
-   * in one pass and one O(n) heap construction rather than a sift per entry, for the many entries
-   * of segments handed over at once.
+   * Puts the entry, with its tag, unless the index holds {@code cacheKey} at the same or a newer
+   * version; returns whether it did.
    */
-  public void putAllNewer(Collection<Entry> entries) {
-    while (capacity < size + entries.size()) {
-      resize(capacity * 2);
+  public boolean putIfNewer(String cacheKey, long version, long dueMillis, int tag) {
+    Objects.requireNonNull(cacheKey, "cacheKey");
+    int slot = find(cacheKey, hash(cacheKey));
+    if (slot >= 0 && versions.get(table.get(slot) - 1) >= version) {
+      return false;
     }
-    boolean changed = false;
-    for (Entry entry : entries) {
-      int hash = hash(entry.cacheKey());
-      int slot = find(entry.cacheKey(), hash);
-      if (slot >= 0) {
-        int k = table.get(slot) - 1;
-        if (versions.get(k) >= entry.version()) {
-          continue;
-        }
-        versions.set(k, entry.version());
-        dues.set(k, entry.dueMillis());
-        if (entry.tag() != UNTAGGED) {
-          tags.set(k, entry.tag());
-        }
-      } else {
-        int k = size++;
-        place(
-            k,
-            entry.cacheKey(),
-            entry.dueMillis(),
-            entry.version(),
-            hash,
-            freeSlot(hash),
-            entry.tag());
-      }
-      changed = true;
-    }
-    if (changed) {
-      // Floyd's bottom-up heap construction, O(n); every move keeps its table slot current.
-      for (int k = (size >>> 1) - 1; k >= 0; k--) {
-        siftDown(k);
-      }
-    }
+    put(cacheKey, version, dueMillis, tag);
+    return true;
   }
 
   /** Every entry, in no particular order; O(n). */
@@ -268,57 +229,6 @@ public final class TimeIndex {
   /** The earliest due time, or empty when the index is empty. */
   public OptionalLong nextDueMillis() {
     return size == 0 ? OptionalLong.empty() : OptionalLong.of(dues.get(0));
-  }
-
-  /**
-   * Removes every entry whose cache key matches, e.g. all reminders of segments this node lost;
-   * returns how many. O(n), once per topology change rather than per entry.
-   */
-  public int removeIf(Predicate<? super String> filter) {
-    Objects.requireNonNull(filter, "filter");
-    return removeIf((key, tag) -> filter.test(key), removed -> {});
-  }
-
-  /**
-   * Removes every entry whose key and tag match, handing each to {@code sink} (in no particular
-   * order), e.g. to keep the hints of lost segments elsewhere; returns how many. O(n).
-   */
-  public int removeIf(KeyTagPredicate filter, Consumer<? super Entry> sink) {
-    Objects.requireNonNull(filter, "filter");
-    Objects.requireNonNull(sink, "sink");
-    int kept = 0;
-    for (int k = 0; k < size; k++) {
-      String key = keys.get(k);
-      if (filter.test(key, tags.get(k))) {
-        sink.accept(entryAt(k));
-        continue;
-      }
-      keys.set(kept, key);
-      dues.set(kept, dues.get(k));
-      versions.set(kept, versions.get(k));
-      hashes.set(kept, hashes.get(k));
-      tags.set(kept, tags.get(k));
-      kept++;
-    }
-    int removed = size - kept;
-    if (removed == 0) {
-      return 0;
-    }
-    for (int k = kept; k < size; k++) {
-      keys.set(k, null);
-    }
-    size = kept;
-    // Floyd's bottom-up heap construction, O(n); the table is rebuilt afterwards, so the sift's
-    // writes to stale table slots are harmless.
-    for (int k = (size >>> 1) - 1; k >= 0; k--) {
-      siftDown(k);
-    }
-    int newCapacity = capacity;
-    while (newCapacity > MIN_CAPACITY && size < newCapacity / 4) {
-      newCapacity /= 2;
-    }
-    resize(newCapacity);
-    return removed;
   }
 
   /** Removes every entry and releases the memory they took. */

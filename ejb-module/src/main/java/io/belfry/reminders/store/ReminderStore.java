@@ -103,6 +103,36 @@ public interface ReminderStore {
   }
 
   /**
+   * What is stored under {@code id} after a write whose answer was lost, its replicas first brought
+   * to one version ({@link #settleReplicas}). A lost answer can hide a write applied on some
+   * replicas only: its primary owner died after sending it to this node's replica, and Infinispan's
+   * retry on the next primary then found another value there. Read from this node's replica alone,
+   * such a write was taken for stored and acknowledged while the primary, which fires it, never
+   * held it (a CI chaos run of 2026-11-28 ended with an acknowledged reminder live on two replicas
+   * and never fired, the primary's replica holding no live version). Settled first, the write is on
+   * every replica or, having lost to what the primary held, on none, and the caller tries again.
+   * The engine also reads back so after losing races in a row (a write decided by the primary loses
+   * every race while this node's replica differs from the primary's) and while {@link
+   * #replicasMayDiffer}.
+   *
+   * @throws StoreUnavailableException if a replica cannot be read now
+   */
+  default Optional<StoredReminder> readBack(ReminderId id) {
+    settleReplicas(id);
+    return get(id);
+  }
+
+  /**
+   * Whether this node's replica may differ from the key's primary owner's now: the cache is
+   * rebalancing, or its topology changed lately, while the settling of the keys written during the
+   * change may still be running. Writers then read keys back with {@link #readBack}. False where
+   * there is one replica.
+   */
+  default boolean replicasMayDiffer() {
+    return false;
+  }
+
+  /**
    * Whether writes can succeed now, as far as this node knows: false on the minority side of a
    * partition, where every write is refused. A hint for callers that would otherwise try and fail
    * over and over; a write may still fail when this says yes.

@@ -50,9 +50,9 @@ class BelfrySettingsTest {
 
   @Test
   void fromSystemProperties_standbyHints_trueOrFalseOnly() {
-    assertThat(BelfrySettings.fromSystemProperties().standbyHints()).as("default").isFalse();
-    System.setProperty(BelfrySettings.STANDBY_HINTS, "TRUE");
-    assertThat(BelfrySettings.fromSystemProperties().standbyHints()).isTrue();
+    assertThat(BelfrySettings.fromSystemProperties().standbyHints()).as("default").isTrue();
+    System.setProperty(BelfrySettings.STANDBY_HINTS, "FALSE");
+    assertThat(BelfrySettings.fromSystemProperties().standbyHints()).isFalse();
 
     System.setProperty(BelfrySettings.STANDBY_HINTS, "no");
     assertThatThrownBy(BelfrySettings::fromSystemProperties)

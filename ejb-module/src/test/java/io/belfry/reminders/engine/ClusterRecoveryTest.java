@@ -16,13 +16,17 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Members leaving and the whole cluster restarting on its file stores. */
 class ClusterRecoveryTest {
 
-  @Test
-  void fire_ownerStopped_survivorFiresItsDueReminders(@TempDir Path dir) {
-    try (TestCluster cluster = new TestCluster(dir).start()) {
+  /** With standby hints the survivors take the segments from memory, without from their stores. */
+  @ParameterizedTest(name = "standby hints: {0}")
+  @ValueSource(booleans = {true, false})
+  void fire_ownerStopped_survivorFiresItsDueReminders(boolean standbyHints, @TempDir Path dir) {
+    try (TestCluster cluster = new TestCluster(dir).withStandbyHints(standbyHints).start()) {
       String ns = "failover";
       Instant due = cluster.clock.now().plusSeconds(5);
       for (int i = 0; i < 60; i++) {
@@ -55,6 +59,13 @@ class ClusterRecoveryTest {
           .filteredOn(d -> ownedByNode2.contains(d.fire().getKey()))
           .hasSize(ownedByNode2.size())
           .allSatisfy(d -> assertThat(d.node()).isIn(0, 1));
+      long readFromStore =
+          cluster.engine(0).segmentsGainedFromStore() + cluster.engine(1).segmentsGainedFromStore();
+      if (standbyHints) {
+        assertThat(readFromStore).as("gained segments read from a store").isZero();
+      } else {
+        assertThat(readFromStore).as("gained segments read from a store").isPositive();
+      }
     }
   }
 

@@ -62,12 +62,7 @@ class ReadyEnginesTest {
         cluster.engine(i % 3).set(once(ns, "b" + i, later));
       }
       cluster.tickUntil(
-          () ->
-              cluster.engine(2).armedCount() > 0
-                  && cluster.engine(0).armedCount()
-                          + cluster.engine(1).armedCount()
-                          + cluster.engine(2).armedCount()
-                      == REMINDERS,
+          () -> cluster.engine(2).armedCount() > 0 && cluster.armedTotal() == REMINDERS,
           "the second batch armed once across the members, the joiner's share on it");
       cluster.clock.set(later.plusSeconds(1));
       cluster.tickUntil(() -> cluster.deliveredIn(ns).size() >= 2 * REMINDERS, "every fire");

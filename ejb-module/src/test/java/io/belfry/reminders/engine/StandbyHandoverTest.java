@@ -34,7 +34,7 @@ class StandbyHandoverTest {
   @Test
   void leave_survivorsTakeTheLeaversHintsFromStandby_eachFiresOnceAtItsLatestDueTime(
       @TempDir Path dir) {
-    try (TestCluster cluster = new TestCluster(dir).withStandbyHints().start()) {
+    try (TestCluster cluster = new TestCluster(dir).withStandbyHints(true).start()) {
       Instant due = cluster.clock.now().plusSeconds(5);
       Instant later = due.plusSeconds(3);
       setReplaceAndCancel(cluster, due, later);
@@ -74,7 +74,7 @@ class StandbyHandoverTest {
   void join_aJoinerReceivingStateForgetsItsStandbyHints_andReadsThemOnceItHoldsTheReplica(
       @TempDir Path dir) {
     try (TestCluster cluster =
-        new TestCluster(dir).withStandbyHints().joinWithoutWaitingForState().start()) {
+        new TestCluster(dir).withStandbyHints(true).joinWithoutWaitingForState().start()) {
       cluster.stopMember(2);
       cluster.awaitStableTopology(2);
       deleteTree(dir.resolve("node2"));
@@ -99,6 +99,45 @@ class StandbyHandoverTest {
       cluster.engine(0).set(once(NS, "replaced-0", due.plusSeconds(10)));
       cluster.tickAll();
       assertEveryLiveReminderHintedOnce(cluster, 2);
+    }
+  }
+
+  /**
+   * With a roster of engines (as on WildFly), a joiner's engine holds back: its share stays armed
+   * on the members that fire it until the joiner holds the hints of that share, and then moves to
+   * it from memory, never read from its store while nobody fires it.
+   */
+  @Test
+  void join_aJoinerHoldsBackUntilItHoldsItsSharesHints_thenTakesItFromMemory(@TempDir Path dir) {
+    try (TestCluster cluster = new TestCluster(dir).withStandbyHints(true).withEngineRoster()) {
+      cluster.startFirst(2);
+      Instant due = cluster.clock.now().plusSeconds(60);
+      setReplaceAndCancel(cluster, due, due.plusSeconds(3));
+
+      cluster.startMember(2);
+      cluster.awaitStableTopology(3);
+      cluster.startEngine(2);
+      assertThat(cluster.engine(2).armedCount())
+          .as("armed on the joiner before it announced itself")
+          .isZero();
+      assertThat(cluster.engine(0).armedCount() + cluster.engine(1).armedCount())
+          .as("armed on the members that fire the joiner's share meanwhile")
+          .isEqualTo(LIVE);
+
+      cluster.tickUntil(() -> !cluster.roster(2).holdingBack(), "node2 announces itself");
+      cluster.tickUntil(
+          () -> cluster.engine(2).armedCount() > 0 && cluster.armedTotal() == LIVE,
+          "node2 fires its share, every live reminder armed once");
+      assertThat(cluster.engine(2).segmentsGainedFromStore())
+          .as("segments node2 read from its store before arming them")
+          .isZero();
+
+      cluster.clock.advance(Duration.ofSeconds(65));
+      cluster.tickUntil(() -> cluster.deliveredIn(NS).size() >= LIVE, "every live reminder");
+      cluster.tickAll();
+      List<Delivered> fires = cluster.deliveredIn(NS);
+      assertThat(byKey(fires)).hasSize(LIVE).allSatisfy((k, n) -> assertThat(n).isOne());
+      assertThat(fires).as("fires delivered by node2").anyMatch(d -> d.node() == 2);
     }
   }
 

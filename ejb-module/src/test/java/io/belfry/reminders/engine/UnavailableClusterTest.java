@@ -10,6 +10,7 @@ import io.belfry.reminders.model.ReminderRecord;
 import io.belfry.reminders.model.ReminderState;
 import io.belfry.reminders.placement.CacheChangeFeed;
 import io.belfry.reminders.placement.CacheOwnership;
+import io.belfry.reminders.placement.ReplicaSettling;
 import io.belfry.reminders.store.InfinispanReminderStore;
 import io.belfry.reminders.store.ReminderStore;
 import io.belfry.reminders.store.StoreUnavailableException;
@@ -23,8 +24,11 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.infinispan.AdvancedCache;
 import org.infinispan.Cache;
+import org.infinispan.context.Flag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -58,7 +62,7 @@ class UnavailableClusterTest {
     ReminderId id = ReminderId.of("unavailable", "lost-answer");
 
     store.loseAnswersOfNextWrites(1);
-    SetResult result = engine.set(ReminderSpec.once(id, Instant.now().plusSeconds(3600), null));
+    SetResult result = engine.set(dueInAnHour(id));
 
     assertThat(result.created()).isTrue();
     assertThat(engine.get(id)).contains(result.record());
@@ -67,12 +71,101 @@ class UnavailableClusterTest {
   }
 
   @Test
+  void set_appliedOnThisReplicaOnlyBeforeItsAnswerWasLost_isOnEveryReplicaWhenAnnounced() {
+    FailingStore store = new FailingStore(cluster.cache(0));
+    ReminderEngine engine = engine(store, Duration.ofSeconds(5));
+    ReminderId id = keyWhosePrimaryIsNotMember0("here-only-set");
+
+    store.applyNextWriteHereOnlyAndLoseItsAnswer();
+    SetResult result = engine.set(dueInAnHour(id));
+
+    assertEveryReplicaHolds(id, result.record());
+    assertThat(announced).containsExactly("set " + result.record().version());
+  }
+
+  @Test
+  void cancel_appliedOnThisReplicaOnlyBeforeItsAnswerWasLost_isOnEveryReplicaWhenAnswered() {
+    FailingStore store = new FailingStore(cluster.cache(0));
+    ReminderEngine engine = engine(store, Duration.ofSeconds(5));
+    ReminderId id = keyWhosePrimaryIsNotMember0("here-only-cancel");
+    long version = engine.set(dueInAnHour(id)).record().version();
+
+    store.applyNextWriteHereOnlyAndLoseItsAnswer();
+    ReminderRecord tombstone = engine.cancel(id);
+
+    assertThat(tombstone.state()).isEqualTo(ReminderState.CANCELLED);
+    assertThat(tombstone.version()).isEqualTo(version);
+    assertEveryReplicaHolds(id, tombstone);
+  }
+
+  @Test
+  void set_throughAMemberWhoseReplicaMissedTheKey_settlesItsReplicasAndReplaces() {
+    FailingStore store = new FailingStore(cluster.cache(0));
+    ReminderEngine engine = engine(store, Duration.ofSeconds(5));
+    ReminderId id = keyWhosePrimaryIsNotMember0("missed-by-member-0");
+    ReminderRecord first = engine.set(dueInAnHour(id)).record();
+    // member 0's replica loses the key, as a joiner's that missed a write during its state transfer
+    cluster.cache(0).getAdvancedCache().withFlags(Flag.CACHE_MODE_LOCAL).remove(id.cacheKey());
+
+    SetResult second = engine.set(ReminderSpec.once(id, Instant.now().plusSeconds(7200), null));
+
+    assertThat(second.replaced()).as("replaced the version member 0 had missed").isPresent();
+    assertThat(second.replaced().get().version()).isEqualTo(first.version());
+    assertEveryReplicaHolds(id, second.record());
+  }
+
+  @Test
+  void cancel_soonAfterATopologyChange_throughAMemberWhoseReplicaMissedTheKey_cancelsIt() {
+    FailingStore store = new FailingStore(cluster.cache(0));
+    ReminderEngine engine = engine(store, Duration.ofSeconds(5));
+    ReminderId id = keyWhosePrimaryIsNotMember0("missed-then-cancelled");
+    long version = engine.set(dueInAnHour(id)).record().version();
+    cluster.cache(0).getAdvancedCache().withFlags(Flag.CACHE_MODE_LOCAL).remove(id.cacheKey());
+
+    // the members have just formed their topology: a replica may still lack what others hold
+    assertThat(store.replicasMayDiffer()).isTrue();
+    ReminderRecord tombstone = engine.cancel(id);
+
+    assertThat(tombstone.state()).isEqualTo(ReminderState.CANCELLED);
+    assertThat(tombstone.version()).isEqualTo(version);
+    assertEveryReplicaHolds(id, tombstone);
+  }
+
+  private static ReminderSpec dueInAnHour(ReminderId id) {
+    return ReminderSpec.once(id, Instant.now().plusSeconds(3600), null);
+  }
+
+  /** A key of which member 0 is a backup, as the node a client wrote through often is. */
+  private ReminderId keyWhosePrimaryIsNotMember0(String prefix) {
+    AdvancedCache<String, String> cache = cluster.cache(0).getAdvancedCache();
+    for (int i = 0; ; i++) {
+      ReminderId id = ReminderId.of("unavailable", prefix + "-" + i);
+      Object storageKey = cache.getKeyDataConversion().toStorage(id.cacheKey());
+      if (!cache
+          .getDistributionManager()
+          .getCacheTopology()
+          .getDistribution(storageKey)
+          .isPrimary()) {
+        return id;
+      }
+    }
+  }
+
+  private void assertEveryReplicaHolds(ReminderId id, ReminderRecord record) {
+    for (int node = 0; node < TestCluster.SIZE; node++) {
+      // a replicated cache reads its own replica
+      Optional<ReminderRecord> held =
+          new InfinispanReminderStore(cluster.cache(node)).get(id).map(StoredReminder::record);
+      assertThat(held).as("member %d's replica", node).contains(record);
+    }
+  }
+
+  @Test
   void cancel_whoseAnswerWasLost_returnsTheTombstoneInsteadOfNotFound() {
     FailingStore store = new FailingStore(cluster.cache(0));
     ReminderEngine engine = engine(store, Duration.ofSeconds(5));
     ReminderId id = ReminderId.of("unavailable", "lost-cancel");
-    long version =
-        engine.set(ReminderSpec.once(id, Instant.now().plusSeconds(3600), null)).record().version();
+    long version = engine.set(dueInAnHour(id)).record().version();
 
     store.loseAnswersOfNextWrites(1);
     ReminderRecord tombstone = engine.cancel(id);
@@ -90,7 +183,7 @@ class UnavailableClusterTest {
     ReminderId id = ReminderId.of("unavailable", "short-outage");
 
     store.refuseFor(Duration.ofMillis(300));
-    SetResult result = engine.set(ReminderSpec.once(id, Instant.now().plusSeconds(3600), null));
+    SetResult result = engine.set(dueInAnHour(id));
 
     assertThat(store.refusals.get()).as("the engine met the outage").isPositive();
     assertThat(engine.get(id)).contains(result.record());
@@ -106,8 +199,7 @@ class UnavailableClusterTest {
         engine.set(ReminderSpec.once(id, Instant.now().plusSeconds(60), null)).record();
 
     store.refuseFor(Duration.ofSeconds(30));
-    assertThatThrownBy(
-            () -> engine.set(ReminderSpec.once(id, Instant.now().plusSeconds(3600), null)))
+    assertThatThrownBy(() -> engine.set(dueInAnHour(id)))
         .isInstanceOf(RemindersUnavailableException.class)
         .hasMessageContaining("'long-outage'")
         .hasCauseInstanceOf(StoreUnavailableException.class);
@@ -230,8 +322,23 @@ class UnavailableClusterTest {
     /** Whether {@link #acceptsWrites} tells of an outage, as Infinispan's availability does. */
     volatile boolean announcesOutages;
 
+    /** The same store writing to this member's replica only. */
+    private final InfinispanReminderStore hereOnly;
+
+    private final AtomicBoolean nextWriteHereOnly = new AtomicBoolean();
+
     FailingStore(Cache<String, String> cache) {
-      this.real = new InfinispanReminderStore(cache);
+      this.real = new InfinispanReminderStore(cache, new ReplicaSettling(cache)::settleIfDiffering);
+      this.hereOnly =
+          new InfinispanReminderStore(cache.getAdvancedCache().withFlags(Flag.CACHE_MODE_LOCAL));
+    }
+
+    /**
+     * The next write reaches this member's replica only, and its answer is lost: what a primary
+     * owner that dies mid-write leaves when it had sent the write to this member only.
+     */
+    void applyNextWriteHereOnlyAndLoseItsAnswer() {
+      nextWriteHereOnly.set(true);
     }
 
     void loseAnswersOfNextWrites(int count) {
@@ -252,6 +359,10 @@ class UnavailableClusterTest {
     @Override
     public Optional<StoredReminder> putIfAbsent(ReminderRecord record) {
       refuseDuringOutage();
+      if (nextWriteHereOnly.compareAndSet(true, false)) {
+        hereOnly.putIfAbsent(record);
+        throw new StoreUnavailableException("the primary owner left mid-write", null);
+      }
       Optional<StoredReminder> there = real.putIfAbsent(record);
       written(there.isEmpty());
       return there;
@@ -260,6 +371,10 @@ class UnavailableClusterTest {
     @Override
     public boolean replace(StoredReminder expected, ReminderRecord next) {
       refuseDuringOutage();
+      if (nextWriteHereOnly.compareAndSet(true, false)) {
+        hereOnly.replace(expected, next);
+        throw new StoreUnavailableException("the primary owner left mid-write", null);
+      }
       return written(real.replace(expected, next));
     }
 
@@ -267,6 +382,17 @@ class UnavailableClusterTest {
     public boolean remove(StoredReminder expected) {
       refuseDuringOutage();
       return written(real.remove(expected));
+    }
+
+    @Override
+    public boolean replicasMayDiffer() {
+      return real.replicasMayDiffer();
+    }
+
+    @Override
+    public boolean settleReplicas(ReminderId id) {
+      refuseDuringOutage();
+      return real.settleReplicas(id);
     }
 
     @Override

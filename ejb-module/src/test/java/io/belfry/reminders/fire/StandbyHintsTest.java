@@ -3,6 +3,7 @@ package io.belfry.reminders.fire;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.belfry.reminders.model.ReminderId;
+import io.belfry.reminders.schedule.SegmentedTimeIndex;
 import io.belfry.reminders.schedule.TimeIndex;
 import java.util.BitSet;
 import java.util.List;
@@ -15,7 +16,7 @@ class StandbyHintsTest {
 
   @Test
   void fill_aNewerVersionWrittenWhileTheStepRead_isNotReplacedByTheOlderRead() {
-    StandbyHints.FillStep step = standby.nextFillStep(noneOwned, 2);
+    StandbyHints.FillStep step = standby.nextFillStep(noneOwned, 2, noneOwned);
     assertThat(step.segments()).isEqualTo(bits(0, 1));
     assertThat(standby.tracks(0)).as("writes of a segment being read are applied").isTrue();
 
@@ -27,35 +28,38 @@ class StandbyHintsTest {
 
   @Test
   void fill_aStepReadBeforeTheNodeReceivedState_isDropped() {
-    StandbyHints.FillStep step = standby.nextFillStep(noneOwned, 1);
+    StandbyHints.FillStep step = standby.nextFillStep(noneOwned, 1, noneOwned);
     standby.invalidate();
     standby.fill(step, List.of(List.of(pending("a", 10, 1_000))));
 
     assertThat(standby.size()).isZero();
     assertThat(standby.covered().isEmpty()).isTrue();
-    assertThat(standby.nextFillStep(noneOwned, 1).segments())
+    assertThat(standby.nextFillStep(noneOwned, 1, noneOwned).segments())
         .as("the segment is read again")
         .isEqualTo(bits(0));
   }
 
   @Test
   void handOver_aSegmentNotCovered_isLeftToTheStoreRead() {
-    StandbyHints.FillStep step = standby.nextFillStep(noneOwned, 2);
+    StandbyHints.FillStep step = standby.nextFillStep(noneOwned, 2, noneOwned);
     standby.fill(step, List.of(List.of(pending("a", 10, 1_000)), List.of()));
     standby.invalidate();
-    standby.fill(standby.nextFillStep(noneOwned, 1), List.of(List.of(pending("b", 10, 500))));
+    standby.fill(
+        standby.nextFillStep(noneOwned, 1, noneOwned), List.of(List.of(pending("b", 10, 500))));
 
-    TimeIndex owned = new TimeIndex();
+    SegmentedTimeIndex owned = new SegmentedTimeIndex();
     BitSet toRead = standby.handOver(bits(0, 1), owned);
 
-    assertThat(owned.entries()).containsExactly(new TimeIndex.Entry(key("b"), 10, 500, 0));
+    assertThat(owned.entries(0)).containsExactly(new TimeIndex.Entry(key("b"), 10, 500, 0));
+    assertThat(owned.size()).isOne();
     assertThat(toRead).isEqualTo(bits(1));
     assertThat(standby.size()).isZero();
   }
 
   @Test
   void apply_aTombstone_dropsTheHintOfItsVersionButNotOfANewerOne() {
-    standby.fill(standby.nextFillStep(noneOwned, 1), List.of(List.of(pending("a", 20, 1_000))));
+    standby.fill(
+        standby.nextFillStep(noneOwned, 1, noneOwned), List.of(List.of(pending("a", 20, 1_000))));
     standby.apply(0, tombstone("a", 10));
     assertThat(standby.size()).isOne();
     standby.apply(0, tombstone("a", 30));
@@ -64,7 +68,7 @@ class StandbyHintsTest {
 
   @Test
   void keep_lostSegmentsAreCoveredAtOnce_andFollowTheirWrites() {
-    standby.keep(3, new TimeIndex.Entry(key("a"), 10, 1_000));
+    standby.keep(3, index(3, new TimeIndex.Entry(key("a"), 10, 1_000, 3)));
     standby.coverLost(bits(3));
     standby.apply(3, pending("a", 11, 900));
 
@@ -72,19 +76,51 @@ class StandbyHintsTest {
   }
 
   @Test
+  void handOver_mergesWithWhatTheOwnedIndexHeldOfTheSegment_keepingTheNewerVersionOfEachKey() {
+    standby.keep(
+        2,
+        index(
+            2,
+            new TimeIndex.Entry(key("a"), 10, 1_000, 2),
+            new TimeIndex.Entry(key("b"), 10, 2_000, 2),
+            new TimeIndex.Entry(key("c"), 10, 3_000, 2)));
+    standby.coverLost(bits(2));
+    SegmentedTimeIndex owned = new SegmentedTimeIndex();
+    // put back by a run that took them before the segment was lost
+    owned.put(key("a"), 11, 500, 2);
+    owned.put(key("b"), 9, 100, 2);
+
+    standby.handOver(bits(2), owned);
+
+    assertThat(owned.pollDue(Long.MAX_VALUE, 10))
+        .containsExactly(
+            new TimeIndex.Entry(key("a"), 11, 500, 2),
+            new TimeIndex.Entry(key("b"), 10, 2_000, 2),
+            new TimeIndex.Entry(key("c"), 10, 3_000, 2));
+  }
+
+  @Test
   void disabled_keepsNothingAndReadsNothing() {
     StandbyHints off = new StandbyHints(false);
-    off.keep(0, new TimeIndex.Entry(key("a"), 10, 1_000));
+    off.keep(0, index(0, new TimeIndex.Entry(key("a"), 10, 1_000, 0)));
     off.coverLost(bits(0));
     assertThat(off.size()).isZero();
-    assertThat(off.nextFillStep(noneOwned, 8)).isNull();
-    assertThat(off.handOver(bits(0), new TimeIndex())).isEqualTo(bits(0));
+    assertThat(off.nextFillStep(noneOwned, 8, noneOwned)).isNull();
+    assertThat(off.handOver(bits(0), new SegmentedTimeIndex())).isEqualTo(bits(0));
   }
 
   private List<TimeIndex.Entry> handOver(BitSet gained) {
-    TimeIndex owned = new TimeIndex();
+    SegmentedTimeIndex owned = new SegmentedTimeIndex();
     assertThat(standby.handOver(gained, owned).isEmpty()).as("nothing left to read").isTrue();
-    return owned.entries();
+    return owned.pollDue(Long.MAX_VALUE, Integer.MAX_VALUE);
+  }
+
+  private static TimeIndex index(int segment, TimeIndex.Entry... entries) {
+    TimeIndex index = new TimeIndex();
+    for (TimeIndex.Entry entry : entries) {
+      index.put(entry.cacheKey(), entry.version(), entry.dueMillis(), segment);
+    }
+    return index;
   }
 
   private static OwnedIndex.Observed pending(String key, long version, long due) {

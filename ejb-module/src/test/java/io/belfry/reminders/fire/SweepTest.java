@@ -22,6 +22,9 @@ class SweepTest {
   private static final long NOW = 1_800_000_000_000L;
   private static final ReminderId ID = ReminderId.of("ns", "k");
 
+  /** The test key's segment: the node has one until a test spreads the keys. */
+  private static final int SEGMENT = 0;
+
   private final InMemoryNode node = new InMemoryNode();
   private final OwnedIndex index = new OwnedIndex(node, node, namespace -> true, true);
   private final Sweep sweep = new Sweep(node, EngineSettings.DEFAULTS, node, index);
@@ -30,35 +33,35 @@ class SweepTest {
   @Test
   void aTombstoneReadBeforeTheKeyWasSetAgain_leavesTheNewHint() {
     // read: the tombstone of version 1, fired long ago; drained since: version 2, set again
-    index.hints().put(ID.cacheKey(), 2, NOW + 60_000);
+    index.hints().put(ID.cacheKey(), 2, NOW + 60_000, SEGMENT);
 
     sweep.apply(
         List.of(read(pending(1).tombstone(ReminderState.FIRED, NOW - 7_200_000))), NOW, expired);
 
-    assertThat(index.hints().get(ID.cacheKey()))
-        .contains(new TimeIndex.Entry(ID.cacheKey(), 2, NOW + 60_000));
+    assertThat(index.hints().get(ID.cacheKey(), SEGMENT))
+        .contains(new TimeIndex.Entry(ID.cacheKey(), 2, NOW + 60_000, SEGMENT));
     assertThat(expired).as("not purged: the key holds version 2 now").isEmpty();
   }
 
   @Test
   void anOlderPendingVersionRead_doesNotReplaceTheNewerHint() {
-    index.hints().put(ID.cacheKey(), 2, NOW + 60_000);
+    index.hints().put(ID.cacheKey(), 2, NOW + 60_000, SEGMENT);
 
     sweep.apply(List.of(read(pending(1))), NOW, expired);
 
-    assertThat(index.hints().get(ID.cacheKey()))
-        .contains(new TimeIndex.Entry(ID.cacheKey(), 2, NOW + 60_000));
+    assertThat(index.hints().get(ID.cacheKey(), SEGMENT))
+        .contains(new TimeIndex.Entry(ID.cacheKey(), 2, NOW + 60_000, SEGMENT));
   }
 
   @Test
   void aPendingVersionTheIndexMissed_isArmed_andANewerTombstoneDropsAnOlderHint() {
     sweep.apply(List.of(read(pending(3))), NOW, expired);
-    assertThat(index.hints().get(ID.cacheKey()))
-        .contains(new TimeIndex.Entry(ID.cacheKey(), 3, NOW + 1_000));
+    assertThat(index.hints().get(ID.cacheKey(), SEGMENT))
+        .contains(new TimeIndex.Entry(ID.cacheKey(), 3, NOW + 1_000, SEGMENT));
 
     ReminderRecord cancelled = pending(4).tombstone(ReminderState.CANCELLED, NOW);
     sweep.apply(List.of(read(cancelled)), NOW, expired);
-    assertThat(index.hints().contains(ID.cacheKey())).isFalse();
+    assertThat(index.hints().contains(ID.cacheKey(), SEGMENT)).isFalse();
   }
 
   @Test
@@ -102,6 +105,6 @@ class SweepTest {
 
   private static Sweep.Read read(ReminderRecord record) {
     return new Sweep.Read(
-        ID.cacheKey(), ID, record.version(), ReminderCodec.encode(record), TimeIndex.UNTAGGED);
+        ID.cacheKey(), ID, record.version(), ReminderCodec.encode(record), SEGMENT);
   }
 }

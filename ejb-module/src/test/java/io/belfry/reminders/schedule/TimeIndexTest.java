@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class TimeIndexTest {
 
   @Test
-  void tags_keptThroughMovesAndPutsWithoutOne_andFilteredOnByRemoveIf() {
+  void tags_keptThroughMovesAndPutsWithoutOne() {
     TimeIndex index = new TimeIndex();
     Random random = new Random(7);
     for (int i = 0; i < 1_000; i++) {
@@ -29,39 +29,25 @@ class TimeIndexTest {
     }
     index.put("k5", 2, 1); // moves to the top, keeps tag 1
     assertThat(index.get("k5")).get().extracting(Entry::tag).isEqualTo(1);
-    List<Entry> removed = new ArrayList<>();
-    assertThat(index.removeIf((key, tag) -> tag == 1, removed::add)).isEqualTo(250);
-    assertThat(removed).allSatisfy(e -> assertThat(e.tag()).isEqualTo(1));
-    assertThat(index.entries()).hasSize(750).noneMatch(e -> e.tag() == 1);
     List<Entry> due = index.pollDue(Long.MAX_VALUE, Integer.MAX_VALUE);
-    assertThat(due).extracting(Entry::dueMillis).isSorted();
+    assertThat(due).hasSize(1_000).extracting(Entry::dueMillis).isSorted();
     assertThat(due)
         .allSatisfy(
             e -> assertThat(e.tag()).isEqualTo(Integer.parseInt(e.cacheKey().substring(1)) % 4));
   }
 
   @Test
-  void putAllNewer_keepsNewerVersionsItHolds_andLeavesAValidHeap() {
+  void putIfNewer_keepsTheSameOrANewerVersion_andReplacesAnOlderOne() {
     TimeIndex index = new TimeIndex();
-    Random random = new Random(11);
-    for (int i = 0; i < 5_000; i++) {
-      index.put("a" + i, 10, random.nextInt(100_000));
-    }
-    List<Entry> handed = new ArrayList<>();
-    for (int i = 0; i < 5_000; i++) {
-      handed.add(new Entry("b" + i, 1, random.nextInt(100_000), 3));
-    }
-    handed.add(new Entry("a1", 9, 0, 3)); // older than held: ignored
-    handed.add(new Entry("a2", 11, 0, 3)); // newer: replaces, due first
-    index.putAllNewer(handed);
+    index.put("a", 10, 5_000, 3);
 
-    assertThat(index.size()).isEqualTo(10_000);
-    assertThat(index.get("a1")).get().extracting(Entry::version).isEqualTo(10L);
-    assertThat(index.get("a2")).get().isEqualTo(new Entry("a2", 11, 0, 3));
-    assertThat(index.get("b17")).get().extracting(Entry::tag).isEqualTo(3);
-    List<Entry> due = index.pollDue(Long.MAX_VALUE, Integer.MAX_VALUE);
-    assertThat(due).hasSize(10_000).extracting(Entry::dueMillis).isSorted();
-    assertThat(due.get(0).cacheKey()).isEqualTo("a2");
+    assertThat(index.putIfNewer("a", 9, 0, 3)).isFalse();
+    assertThat(index.putIfNewer("a", 10, 0, 3)).isFalse();
+    assertThat(index.get("a")).contains(new Entry("a", 10, 5_000, 3));
+    assertThat(index.putIfNewer("a", 11, 100, 3)).isTrue();
+    assertThat(index.putIfNewer("b", 1, 200, 3)).isTrue();
+    assertThat(index.pollDue(Long.MAX_VALUE, 10))
+        .containsExactly(new Entry("a", 11, 100, 3), new Entry("b", 1, 200, 3));
   }
 
   private final TimeIndex index = new TimeIndex();
@@ -186,22 +172,6 @@ class TimeIndexTest {
   }
 
   @Test
-  void removeIf_predicate_removesMatchingAndKeepsOrder() {
-    for (int i = 0; i < 1_000; i++) {
-      index.put(id(i), i, 1_000 - i);
-    }
-
-    int removed = index.removeIf(key -> key.endsWith("0"));
-
-    assertThat(removed).isEqualTo(100);
-    assertThat(index.size()).isEqualTo(900);
-    assertThat(index.contains(id(10))).isFalse();
-    assertThat(index.contains(id(11))).isTrue();
-    List<Entry> due = index.pollDue(Long.MAX_VALUE, 1_000);
-    assertThat(due).extracting(Entry::dueMillis).isSorted().hasSize(900);
-  }
-
-  @Test
   void clear_afterPuts_isEmptyAndReusable() {
     for (int i = 0; i < 100; i++) {
       index.put(id(i), i, i);
@@ -281,20 +251,8 @@ class TimeIndexTest {
             assertThat(byDue.firstKey()).isGreaterThanOrEqualTo(latestPolled);
           }
         }
-      } else if (choice < 99) {
-        now += random.nextInt(random.nextInt(10) == 0 ? 100_000 : 20);
       } else {
-        int mod = 2 + random.nextInt(5);
-        int removed = index.removeIf(key -> key.hashCode() % mod == 0);
-        int expected = 0;
-        for (Entry entry : new ArrayList<>(byId.values())) {
-          if (entry.cacheKey().hashCode() % mod == 0) {
-            byId.remove(entry.cacheKey());
-            unindex(byDue, entry);
-            expected++;
-          }
-        }
-        assertThat(removed).isEqualTo(expected);
+        now += random.nextInt(random.nextInt(10) == 0 ? 100_000 : 20);
       }
 
       assertThat(index.size()).isEqualTo(byId.size());
