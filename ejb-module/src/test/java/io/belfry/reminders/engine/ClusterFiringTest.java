@@ -176,7 +176,12 @@ class ClusterFiringTest {
 
     Map<String, Long> fired = byKey(cluster.deliveredIn(ns));
     assertThat(fired.values()).containsOnly(1L);
-    assertThat(fired.keySet()).doesNotContainAnyElementsOf(cancelled);
+    // As an intersection: AssertJ's doesNotContainAnyElementsOf refuses an empty set, and every
+    // fire may win the race when the cancels are slow (they read back settled soon after the
+    // cluster forms).
+    assertThat(fired.keySet().stream().filter(cancelled::contains))
+        .as("fired and cancelled")
+        .isEmpty();
     assertThat(fired.size() + cancelled.size()).isEqualTo(keys);
     for (int i = 0; i < keys; i++) {
       ReminderState expected =

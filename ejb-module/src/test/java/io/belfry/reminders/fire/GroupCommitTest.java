@@ -11,9 +11,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -35,6 +38,9 @@ class GroupCommitTest {
 
   /** "commit" when a replace has been written, "deliver k" when k is delivered; in that order. */
   private final List<String> events = new CopyOnWriteArrayList<>();
+
+  /** Told each delivered key, after {@link #events} has it. */
+  private volatile Consumer<String> deliveredHook = key -> {};
 
   @AfterEach
   void stop() {
@@ -81,9 +87,21 @@ class GroupCommitTest {
       engine.set(ReminderSpec.once(ReminderId.of("ns", "k" + i), due.plusMillis(i), null));
     }
     AtomicInteger issued = new AtomicInteger();
-    // the first commit is acknowledged at once, every later one takes COMMIT_MILLIS
+    CountDownLatch k0Delivered = new CountDownLatch(1);
+    deliveredHook =
+        key -> {
+          if (key.equals("k0")) {
+            k0Delivered.countDown();
+          }
+        };
+    // The first commit is acknowledged at once; every later one is held until k0 is delivered, or
+    // for 5 s at most: an engine that waits for the group's last commit delivers k0 after them all
+    // and fails below, without the test hanging on a timing margin (a fixed 30 ms was too short
+    // for a busy CI box).
     node.commitExecutor =
-        task -> replicas.execute(issued.getAndIncrement() == 0 ? recorded(task) : slowly(task));
+        task ->
+            replicas.execute(
+                issued.getAndIncrement() == 0 ? recorded(task) : heldUntil(k0Delivered, task));
     clock.advance(Duration.ofSeconds(2));
 
     assertThat(engine.tick()).isEqualTo(group);
@@ -123,7 +141,11 @@ class GroupCommitTest {
         ReminderEngine.builder(node, node, node)
             .clock(clock)
             .deliveryExecutor(Runnable::run)
-            .delivery(fire -> events.add("deliver " + fire.getKey()))
+            .delivery(
+                fire -> {
+                  events.add("deliver " + fire.getKey());
+                  deliveredHook.accept(fire.getKey());
+                })
             .build();
     engine.start();
     return engine;
@@ -132,6 +154,19 @@ class GroupCommitTest {
   /** A replace acknowledged at once. */
   private Runnable recorded(Runnable replace) {
     return () -> {
+      replace.run();
+      events.add("commit");
+    };
+  }
+
+  /** A replace acknowledged once {@code released} opens, or after 5 s. */
+  private Runnable heldUntil(CountDownLatch released, Runnable replace) {
+    return () -> {
+      try {
+        released.await(5, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
       replace.run();
       events.add("commit");
     };
