@@ -74,10 +74,15 @@ final class Recovery {
     recovered = false;
   }
 
-  /** Reads every segment now and ends recovery; under the lock (the scheduler driven by hand). */
-  void readAll() {
+  /**
+   * Reads every segment now and ends recovery; under the lock (the scheduler driven by hand).
+   * Returns how many entries it read.
+   */
+  long readAll() {
     Step all = new Step(generation, null);
-    arm(all, read(all));
+    StepRead read = read(all);
+    arm(all, read);
+    return read.visited();
   }
 
   /** Leaves all {@code segmentCount} segments to stepwise recovery ({@link #nextStep()}). */
@@ -94,6 +99,9 @@ final class Recovery {
    * ({@code null} segments: all of them).
    */
   record Step(int generation, BitSet segments) {}
+
+  /** What {@link #read} found of a step: the entries to arm, and how many entries it visited. */
+  record StepRead(List<OwnedIndex.Observed> found, long visited) {}
 
   /** The next {@value #SEGMENTS_PER_STEP} unread segments; under the lock. */
   Step nextStep() {
@@ -112,8 +120,9 @@ final class Recovery {
    * runs that fire wait for that lock. A write that lands meanwhile reaches the index through the
    * inbox, and {@link #arm} never arms an entry over a newer version. Throws if the store fails.
    */
-  List<OwnedIndex.Observed> read(Step step) {
+  StepRead read(Step step) {
     List<OwnedIndex.Observed> found = new ArrayList<>();
+    long[] visited = {0};
     BitSet segments = step.segments();
     if (segments == null) {
       segments = new BitSet();
@@ -123,6 +132,7 @@ final class Recovery {
     store.forEachLocalBySegment(
         segments,
         (segment, key, value) -> {
+          visited[0]++;
           long version;
           try {
             version = ReminderCodec.versionOf(value);
@@ -136,7 +146,7 @@ final class Recovery {
             found.add(entry);
           }
         });
-    return found;
+    return new StepRead(found, visited[0]);
   }
 
   /**
@@ -144,11 +154,11 @@ final class Recovery {
    * the last; under the lock. Does nothing if recovery began again since the step was taken (its
    * segments are read again then).
    */
-  void arm(Step step, List<OwnedIndex.Observed> found) {
+  void arm(Step step, StepRead read) {
     if (step.generation() != generation) {
       return;
     }
-    for (OwnedIndex.Observed entry : found) {
+    for (OwnedIndex.Observed entry : read.found()) {
       if (index.armIfOwned(entry)) {
         armed++;
       }

@@ -163,6 +163,42 @@ class SchedulerTest {
   }
 
   @Test
+  void start_withTimer_theSweepWaitsForRecovery_soNoWindowIsReadBesideIt() throws Exception {
+    node.segments = 16;
+    ReminderEngine before = ReminderEngine.builder(node, node, node).delivery(fire -> {}).build();
+    before.set(
+        ReminderSpec.once(ReminderId.of("ns", "stored"), Instant.now().plusSeconds(3600), null));
+    // recovery's first step hangs until the test lets it go on; every scan is counted
+    CountDownLatch slowStore = new CountDownLatch(1);
+    AtomicInteger scans = new AtomicInteger();
+    node.beforeScan =
+        segments -> {
+          if (segments != null && scans.incrementAndGet() == 1) {
+            try {
+              slowStore.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
+        };
+    // two timer threads, so that a sweep could run beside the hanging step
+    ReminderEngine engine =
+        onTimer(Executors.newScheduledThreadPool(2), new CopyOnWriteArrayList<>());
+    engine.start();
+    try {
+      // two and a half scan intervals (EngineSettings.DEFAULT_SCAN_INTERVAL), each with runs
+      Thread.sleep(2_500);
+      assertThat(scans.get()).as("scans while recovery's first step reads").isEqualTo(1);
+    } finally {
+      slowStore.countDown();
+    }
+    awaitUntil(engine::recovered);
+    int recoveryScans = scans.get();
+    awaitUntil(() -> scans.get() > recoveryScans);
+    engine.stop();
+  }
+
+  @Test
   void start_withTimer_theSweepReadsWithoutTheLock_soARunFiresWhileItReads() throws Exception {
     List<String> delivered = new CopyOnWriteArrayList<>();
     // two timer threads, as the server's managed scheduled executor has
