@@ -99,6 +99,18 @@ final class ClusterNodes implements AutoCloseable {
     return new ClusterNodes(size, database);
   }
 
+  /**
+   * Adds {@code options} to every node's JVM options, after failsafe's (a later {@code -D} of the
+   * same property wins): for a benchmark that must not run with the suites' settings.
+   */
+  ClusterNodes withNodeOptions(String options) {
+    String before =
+        environment.getOrDefault(
+            "BELFRY_NODE_OPTS", System.getenv().getOrDefault("BELFRY_NODE_OPTS", ""));
+    environment.put("BELFRY_NODE_OPTS", before + " " + options);
+    return this;
+  }
+
   int size() {
     return size;
   }
