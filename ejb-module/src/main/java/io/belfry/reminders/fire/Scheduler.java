@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
@@ -278,8 +279,7 @@ public final class Scheduler implements ChangeSink {
         return;
       }
       recovery.arm(step, read);
-      // what the sweep's first windows should span: without this they would take the setting's
-      // width on a store of millions (see Sweep.ENTRIES_PER_WINDOW)
+      // so that the sweep's first windows are not the setting's width on a store of millions
       sweep.observed(step.segments().cardinality(), read.visited());
       more = recovery.hasStepsLeft();
       rearm();
@@ -301,12 +301,7 @@ public final class Scheduler implements ChangeSink {
 
   /** How many standby hints this node keeps; for tests. */
   public int standbyCount() {
-    lock.lock();
-    try {
-      return index.standby().size();
-    } finally {
-      lock.unlock();
-    }
+    return underLock(() -> index.standby().size());
   }
 
   /**
@@ -340,12 +335,7 @@ public final class Scheduler implements ChangeSink {
 
   /** How many gained segments were read from the store rather than handed over from memory. */
   public long segmentsGainedFromStore() {
-    lock.lock();
-    try {
-      return index.segmentsGainedFromStore();
-    } finally {
-      lock.unlock();
-    }
+    return underLock(index::segmentsGainedFromStore);
   }
 
   /** Stops the timers and forgets the index; the store keeps everything. */
@@ -373,9 +363,13 @@ public final class Scheduler implements ChangeSink {
 
   /** How many hints the index holds; for health and tests. */
   public int armedCount() {
+    return underLock(() -> index.hints().size());
+  }
+
+  private <T> T underLock(Supplier<T> read) {
     lock.lock();
     try {
-      return index.hints().size();
+      return read.get();
     } finally {
       lock.unlock();
     }
@@ -420,13 +414,10 @@ public final class Scheduler implements ChangeSink {
         if (index.ownershipChanged()) {
           index.applyTopology();
         }
-        // Not while recovery reads: it reads every segment anyway, and a window read beside it
-        // competes for the same CPU (on WildFly a fifth of a million-entry recovery's samples).
-        // The first sweep comes at the first run after recovery ends.
-        if (recovery.recovered()) {
-          sweepWindow = sweep.nextWindow();
-          nextSweepAt = now + settings.scanInterval().toMillis();
-        }
+        // none while recovery reads every segment anyway: a window beside it took a fifth of a
+        // million-entry recovery's samples on WildFly
+        sweepWindow = recovery.recovered() ? sweep.nextWindow() : null;
+        nextSweepAt = now + settings.scanInterval().toMillis();
         standbyFill.startIfNeeded();
       }
     } finally {
