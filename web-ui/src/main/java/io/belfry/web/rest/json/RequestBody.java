@@ -24,6 +24,12 @@ public final class RequestBody {
   /** The nesting Parsson reads (its default, {@code org.eclipse.parsson.maxDepth}). */
   public static final int MAX_DEPTH = 1000;
 
+  /**
+   * The longest number literal Parsson converts (its default, {@code
+   * org.eclipse.parsson.maxBigDecimalLength}).
+   */
+  public static final int MAX_NUMBER_CHARACTERS = 1100;
+
   private RequestBody() {}
 
   /**
@@ -83,8 +89,10 @@ public final class RequestBody {
 
   /**
    * The object's fields, one at a time, so that a value the parser refuses is reported on its
-   * field: Parsson stops at 1,000 levels of nesting with an exception of its own, not a parsing
-   * error.
+   * field, with what it refused. Parsson's refusals are not parsing errors: a number literal of
+   * more than {@link #MAX_NUMBER_CHARACTERS} characters is an UnsupportedOperationException, an
+   * exponent past an int's range a NumberFormatException (both when it builds the value), and
+   * nesting past {@link #MAX_DEPTH} levels a plain RuntimeException.
    */
   private static JsonObject fields(JsonParser parser) {
     JsonObjectBuilder object = JSON.createObjectBuilder();
@@ -95,6 +103,13 @@ public final class RequestBody {
         object.add(field, parser.getValue());
       } catch (JsonException e) {
         throw e;
+      } catch (UnsupportedOperationException | NumberFormatException e) {
+        throw InvalidReminderException.of(
+            field,
+            "holds a number the JSON parser cannot read: at most "
+                + MAX_NUMBER_CHARACTERS
+                + " characters, with an exponent within "
+                + Integer.MAX_VALUE);
       } catch (RuntimeException e) {
         throw InvalidReminderException.of(
             field, "is nested too deeply: at most " + MAX_DEPTH + " levels of arrays and objects");

@@ -33,16 +33,43 @@ class ParserLimitsTest {
 
   @Test
   void hugeNumber_inThePayload_namesThePayload() {
-    assertRefusedOn("payload", "{\"delay\": \"PT1H\", \"payload\": {\"n\": " + HUGE + "}}");
+    assertRefusedOn(
+        "payload",
+        "{\"delay\": \"PT1H\", \"payload\": {\"n\": " + HUGE + "}}",
+        "holds a number the JSON parser cannot read");
+  }
+
+  @Test
+  void hugeExponent_asThePayload_namesThePayloadAndTheNumber() {
+    // found by hand on 2026-11-29: this was refused as "nested too deeply"
+    assertRefusedOn(
+        "payload",
+        "{\"delay\": \"PT1H\", \"payload\": 1e999999999999}",
+        "holds a number the JSON parser cannot read");
   }
 
   @Test
   void deepNesting_namesTheField() {
     String deep = "[".repeat(100_000) + "]".repeat(100_000);
-    assertRefusedOn("payload", "{\"delay\": \"PT1H\", \"payload\": " + deep + "}");
+    assertRefusedOn(
+        "payload", "{\"delay\": \"PT1H\", \"payload\": " + deep + "}", "is nested too deeply");
+  }
+
+  private static void assertRefusedOn(String field, String json, String message) {
+    assertThat(refusal(json).getViolations())
+        .anySatisfy(
+            v -> {
+              assertThat(v.field()).isEqualTo(field);
+              assertThat(v.message()).startsWith(message);
+            });
   }
 
   private static void assertRefusedOn(String field, String json) {
+    assertThat(refusal(json).getViolations())
+        .anySatisfy(v -> assertThat(v.field()).isEqualTo(field));
+  }
+
+  private static InvalidReminderException refusal(String json) {
     InvalidReminderException refused =
         catchThrowableOfType(
             () ->
@@ -53,6 +80,6 @@ class ParserLimitsTest {
                         new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)))),
             InvalidReminderException.class);
     assertThat(refused).as("a 400, not another exception").isNotNull();
-    assertThat(refused.getViolations()).anySatisfy(v -> assertThat(v.field()).isEqualTo(field));
+    return refused;
   }
 }
