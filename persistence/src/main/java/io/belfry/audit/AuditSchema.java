@@ -15,7 +15,11 @@ public final class AuditSchema {
 
   public static final VersionedSchema SCHEMA =
       new VersionedSchema(
-          LOCATION, List.of("V1__audit.sql"), HISTORY_TABLE, AuditSchema.class.getClassLoader());
+          LOCATION,
+          List.of("V1__audit.sql"),
+          HISTORY_TABLE,
+          AuditSchema.class.getClassLoader(),
+          List.of(new AuditIdCache()));
 
   private AuditSchema() {}
 

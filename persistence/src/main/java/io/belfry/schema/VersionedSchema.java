@@ -12,6 +12,7 @@ import java.util.List;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.ResourceProvider;
+import org.flywaydb.core.api.migration.JavaMigration;
 import org.flywaydb.core.api.output.MigrateResult;
 import org.flywaydb.core.api.resource.LoadableResource;
 
@@ -26,16 +27,34 @@ import org.flywaydb.core.api.resource.LoadableResource;
  * new migration is added to the folder and to that list.
  *
  * @param location the folder of the migrations on the class path, e.g. {@code db/belfry-audit}
- * @param migrations every migration's file name, oldest first
+ * @param migrations every SQL migration's file name, oldest first
  * @param historyTable Flyway's bookkeeping table, named for Belfry so it cannot clash with an
  *     application's
  * @param loader the class loader that sees the migrations
+ * @param javaMigrations migrations written in Java, for a change that differs between databases;
+ *     their versions interleave with the SQL ones'
  */
 public record VersionedSchema(
-    String location, List<String> migrations, String historyTable, ClassLoader loader) {
+    String location,
+    List<String> migrations,
+    String historyTable,
+    ClassLoader loader,
+    List<JavaMigration> javaMigrations) {
 
   public VersionedSchema {
     migrations = List.copyOf(migrations);
+    javaMigrations = List.copyOf(javaMigrations);
+  }
+
+  /** A schema migrated by SQL files only. */
+  public VersionedSchema(
+      String location, List<String> migrations, String historyTable, ClassLoader loader) {
+    this(location, migrations, historyTable, loader, List.of());
+  }
+
+  /** How many versions the schema has, SQL and Java. */
+  public int versionCount() {
+    return migrations.size() + javaMigrations.size();
   }
 
   /** Applies the pending migrations; returns how many ran. */
@@ -45,6 +64,7 @@ public record VersionedSchema(
             .dataSource(dataSource)
             .locations("classpath:" + location)
             .resourceProvider(new ListedMigrations(this))
+            .javaMigrations(javaMigrations.toArray(JavaMigration[]::new))
             .table(historyTable)
             // Several schemas (and the application's tables) share one database schema: a history
             // table of its own that is missing means "nothing applied yet", not "not Flyway's".
