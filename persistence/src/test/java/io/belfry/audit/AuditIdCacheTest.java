@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.belfry.reminders.api.ReminderActivity.Type;
+import io.belfry.schema.LocalPostgres;
 import io.belfry.schema.VersionedSchema;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -61,12 +62,14 @@ class AuditIdCacheTest {
 
   @Test
   void postgresql_versionTwoRecorded_sequenceLeftAsItWas() throws Exception {
-    PGSimpleDataSource admin = postgres(null);
-    assumeTrue(reachable(admin), "PostgreSQL on 127.0.0.1:5432 (database test) is not running");
+    PGSimpleDataSource admin = LocalPostgres.dataSource(null);
+    assumeTrue(
+        LocalPostgres.reachable(admin),
+        "PostgreSQL on 127.0.0.1:5432 (database test) is not running");
     String schema = "belfry_id_cache_" + UUID.randomUUID().toString().replace('-', '_');
-    execute(admin, "CREATE SCHEMA " + schema);
+    LocalPostgres.execute(admin, "CREATE SCHEMA " + schema);
     try {
-      PGSimpleDataSource pg = postgres(schema);
+      PGSimpleDataSource pg = LocalPostgres.dataSource(schema);
       AuditSchema.migrate(pg);
       new AuditRows(pg).insert(records("pg", 3));
 
@@ -80,7 +83,7 @@ class AuditIdCacheTest {
           .isEqualTo(1);
       assertThat(query(pg, "SELECT COUNT(*) FROM belfry_audit")).isEqualTo(3);
     } finally {
-      execute(admin, "DROP SCHEMA " + schema + " CASCADE");
+      LocalPostgres.execute(admin, "DROP SCHEMA " + schema + " CASCADE");
     }
   }
 
@@ -133,31 +136,6 @@ class AuditIdCacheTest {
         ResultSet rows = s.executeQuery(sql)) {
       rows.next();
       return rows.getLong(1);
-    }
-  }
-
-  private static PGSimpleDataSource postgres(String schema) {
-    PGSimpleDataSource pg = new PGSimpleDataSource();
-    pg.setURL("jdbc:postgresql://127.0.0.1:5432/test");
-    pg.setUser("postgres");
-    if (schema != null) {
-      pg.setCurrentSchema(schema);
-    }
-    return pg;
-  }
-
-  private static boolean reachable(DataSource dataSource) {
-    try (Connection c = dataSource.getConnection()) {
-      return c.isValid(2);
-    } catch (SQLException e) {
-      return false;
-    }
-  }
-
-  private static void execute(DataSource dataSource, String sql) throws SQLException {
-    try (Connection c = dataSource.getConnection();
-        Statement s = c.createStatement()) {
-      s.execute(sql);
     }
   }
 }

@@ -48,15 +48,17 @@ class SchemaStartupTest {
   void freshPostgresqlSchema_nodesMigratingAtOnce_allSucceed_eachMigrationAppliedOnce()
       throws Exception {
     String schema = "belfry_schema_test_" + UUID.randomUUID().toString().replace('-', '_');
-    PGSimpleDataSource admin = postgres(null);
-    assumeTrue(reachable(admin), "PostgreSQL on 127.0.0.1:5432 (database test) is not running");
-    execute(admin, "CREATE SCHEMA " + schema);
+    PGSimpleDataSource admin = LocalPostgres.dataSource(null);
+    assumeTrue(
+        LocalPostgres.reachable(admin),
+        "PostgreSQL on 127.0.0.1:5432 (database test) is not running");
+    LocalPostgres.execute(admin, "CREATE SCHEMA " + schema);
     try {
-      PGSimpleDataSource pg = postgres(schema);
+      PGSimpleDataSource pg = LocalPostgres.dataSource(schema);
       migrateAtOnce(pg);
       assertAppliedOnce(pg);
     } finally {
-      execute(admin, "DROP SCHEMA " + schema + " CASCADE");
+      LocalPostgres.execute(admin, "DROP SCHEMA " + schema + " CASCADE");
     }
   }
 
@@ -107,32 +109,6 @@ class SchemaStartupTest {
         assertThat(rows.getInt(1)).as(schema.historyTable()).isEqualTo(schema.versionCount());
         assertThat(rows.getInt(2)).as(schema.historyTable()).isEqualTo(schema.versionCount());
       }
-    }
-  }
-
-  private static PGSimpleDataSource postgres(String schema) {
-    PGSimpleDataSource pg = new PGSimpleDataSource();
-    pg.setURL("jdbc:postgresql://127.0.0.1:5432/test");
-    pg.setUser("postgres");
-    pg.setConnectTimeout(2);
-    if (schema != null) {
-      pg.setCurrentSchema(schema);
-    }
-    return pg;
-  }
-
-  private static boolean reachable(DataSource dataSource) {
-    try (Connection ignored = dataSource.getConnection()) {
-      return true;
-    } catch (SQLException e) {
-      return false;
-    }
-  }
-
-  private static void execute(DataSource dataSource, String sql) throws SQLException {
-    try (Connection c = dataSource.getConnection();
-        Statement s = c.createStatement()) {
-      s.execute(sql);
     }
   }
 }

@@ -1,0 +1,43 @@
+package io.belfry.schema;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import javax.sql.DataSource;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * The machine's PostgreSQL for tests (127.0.0.1:5432, database {@code test}, trust authentication),
+ * which each test uses through a schema of its own.
+ */
+public final class LocalPostgres {
+
+  private LocalPostgres() {}
+
+  /** A data source on {@code schema}, or on the default schema when it is null. */
+  public static PGSimpleDataSource dataSource(String schema) {
+    PGSimpleDataSource pg = new PGSimpleDataSource();
+    pg.setURL("jdbc:postgresql://127.0.0.1:5432/test");
+    pg.setUser("postgres");
+    pg.setConnectTimeout(2);
+    if (schema != null) {
+      pg.setCurrentSchema(schema);
+    }
+    return pg;
+  }
+
+  public static boolean reachable(DataSource dataSource) {
+    try (Connection ignored = dataSource.getConnection()) {
+      return true;
+    } catch (SQLException e) {
+      return false;
+    }
+  }
+
+  public static void execute(DataSource dataSource, String sql) throws SQLException {
+    try (Connection c = dataSource.getConnection();
+        Statement s = c.createStatement()) {
+      s.execute(sql);
+    }
+  }
+}
