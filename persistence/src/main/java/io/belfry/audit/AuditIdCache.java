@@ -36,6 +36,10 @@ final class AuditIdCache implements JavaMigration {
     return "audit id cache (H2)";
   }
 
+  /**
+   * The block size stands for the migration's content, so that Flyway refuses to start on a
+   * database migrated with another, as it does for an edited SQL migration.
+   */
   @Override
   public Integer getChecksum() {
     return H2_CACHE;
