@@ -304,9 +304,16 @@ final class ClusterNodes implements AutoCloseable {
       ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
       builder.environment().putAll(environment);
       Process process = builder.start();
-      if (!process.waitFor(COMMAND_TIMEOUT_MINUTES, TimeUnit.MINUTES) || process.exitValue() != 0) {
+      boolean ended = process.waitFor(COMMAND_TIMEOUT_MINUTES, TimeUnit.MINUTES);
+      if (!ended || process.exitValue() != 0) {
         process.destroyForcibly();
-        throw new IllegalStateException(String.join(" ", command) + " failed");
+        throw new IllegalStateException(
+            String.join(" ", command)
+                + (ended
+                    ? " failed (exit code " + process.exitValue() + ")"
+                    : " did not end within " + COMMAND_TIMEOUT_MINUTES + " minutes")
+                + "; the nodes' last words:"
+                + NodeLogs.summary(directory));
       }
     } catch (IOException e) {
       throw new IllegalStateException(String.join(" ", command) + " did not run", e);
