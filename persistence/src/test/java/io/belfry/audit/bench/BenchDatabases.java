@@ -1,5 +1,6 @@
 package io.belfry.audit.bench;
 
+import io.belfry.schema.LocalPostgres;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -7,7 +8,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import javax.sql.DataSource;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * The databases of the audit benchmarks: the local PostgreSQL (127.0.0.1:5432, database {@code
@@ -15,8 +15,6 @@ import org.postgresql.ds.PGSimpleDataSource;
  * connection standing in for the server's pool.
  */
 final class BenchDatabases {
-
-  static final String PG_URL = "jdbc:postgresql://127.0.0.1:5432/test";
 
   private BenchDatabases() {}
 
@@ -32,13 +30,7 @@ final class BenchDatabases {
 
   /** A new connection whose current schema is {@code schema} (null: the default). */
   static Connection postgres(String schema) throws SQLException {
-    PGSimpleDataSource admin = new PGSimpleDataSource();
-    admin.setURL(PG_URL);
-    admin.setUser("postgres");
-    if (schema != null) {
-      admin.setCurrentSchema(schema);
-    }
-    return admin.getConnection();
+    return LocalPostgres.dataSource(schema).getConnection();
   }
 
   static void dropSchema(Connection c, String schema) throws SQLException {
