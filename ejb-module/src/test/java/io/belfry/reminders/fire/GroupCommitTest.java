@@ -66,9 +66,12 @@ class GroupCommitTest {
     assertThat(delivered).as("each once").containsExactlyInAnyOrderElementsOf(keys);
     assertThat(mostInFlight.get())
         .as("commits of one group in flight together (one at a time before group commit)")
-        .isGreaterThan(Scheduler.COMMIT_GROUP / 2)
+        .isGreaterThan(Scheduler.FIRST_GROUP)
         .isLessThanOrEqualTo(Scheduler.COMMIT_GROUP);
     int firstDelivery = events.indexOf("deliver " + delivered.get(0));
+    assertThat(events.subList(0, firstDelivery))
+        .as("the first fire waits only for the run's first, smaller group")
+        .hasSizeLessThanOrEqualTo(Scheduler.FIRST_GROUP);
     int lastCommit = events.lastIndexOf("commit");
     assertThat(firstDelivery)
         .as("the first group is delivered while later groups still commit")
