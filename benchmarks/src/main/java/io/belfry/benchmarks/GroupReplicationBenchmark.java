@@ -1,0 +1,313 @@
+package io.belfry.benchmarks;
+
+import io.belfry.reminders.engine.LoopbackJGroups;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+import org.infinispan.AdvancedCache;
+import org.infinispan.Cache;
+import org.infinispan.configuration.cache.CacheMode;
+import org.infinispan.configuration.cache.ConfigurationBuilder;
+import org.infinispan.configuration.global.GlobalConfigurationBuilder;
+import org.infinispan.context.Flag;
+import org.infinispan.functional.EntryView.ReadWriteEntryView;
+import org.infinispan.functional.FunctionalMap.ReadWriteMap;
+import org.infinispan.functional.impl.FunctionalMapImpl;
+import org.infinispan.functional.impl.ReadWriteMapImpl;
+import org.infinispan.manager.DefaultCacheManager;
+import org.infinispan.protostream.FileDescriptorSource;
+import org.infinispan.protostream.ProtobufTagMarshaller;
+import org.infinispan.protostream.SerializationContext;
+import org.infinispan.protostream.SerializationContextInitializer;
+
+/**
+ * What replicating a group of fires' commits costs, one command per key against one command per
+ * group: three members of a REPL_SYNC cache with Soft-Index file stores in this JVM (Belfry's
+ * in-JVM cluster shape), {@code keys} entries whose primary owner is member 0, and each round swaps
+ * every entry's value for a new one, conditionally on the value it holds, group by group:
+ *
+ * <ul>
+ *   <li><b>replace</b>: one asynchronous conditional {@code replace} per key, a group's issued
+ *       before any is waited for (the engine's group commit);
+ *   <li><b>evalMany</b>: one functional {@code ReadWriteMap.evalMany} per group, whose function
+ *       swaps each value if it is the expected one (or already the new one: a command Infinispan
+ *       retries after a topology change must not report its own write as lost).
+ * </ul>
+ *
+ * <p>Prints, per variant and group size, keys swapped per second and the process CPU per key (all
+ * three members), and checks that every member ends with every key's last value. A measurement of
+ * the mechanism only, not of Belfry's engine: the function is a benchmark class registered with
+ * each member's marshaller, which WildFly's deployment-independent cache container cannot do for a
+ * class of a deployment. Arguments: [keys] [rounds per variant] (default 20000, 3).
+ */
+public final class GroupReplicationBenchmark {
+
+  private static final String CACHE = "reminders";
+
+  /** About the size of an encoded one-shot reminder with a short payload. */
+  private static final String PADDING = "x".repeat(140);
+
+  private GroupReplicationBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    int keys = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
+    int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+    Path home = Files.createTempDirectory("belfry-group-replication");
+    int[] ports = {
+      LoopbackJGroups.freePort(), LoopbackJGroups.freePort(), LoopbackJGroups.freePort()
+    };
+    List<DefaultCacheManager> managers = new ArrayList<>();
+    try {
+      for (int i = 0; i < 3; i++) {
+        managers.add(member(home.resolve("m" + i), i, ports));
+      }
+      List<Cache<String, String>> caches = new ArrayList<>();
+      for (DefaultCacheManager manager : managers) {
+        caches.add(manager.getCache(CACHE));
+      }
+      awaitMembers(caches.get(0), 3);
+      AdvancedCache<String, String> cache =
+          caches.get(0).getAdvancedCache().withFlags(Flag.SKIP_CACHE_LOAD);
+      List<String> owned = keysOwnedByFirst(cache, keys);
+      Map<String, String> values = new HashMap<>();
+      for (int from = 0; from < owned.size(); from += 1_000) {
+        Map<String, String> chunk = new HashMap<>();
+        for (String key : owned.subList(from, Math.min(owned.size(), from + 1_000))) {
+          chunk.put(key, value(key, 0));
+        }
+        cache.putAll(chunk);
+        values.putAll(chunk);
+      }
+      ReadWriteMap<String, String> functional =
+          ReadWriteMapImpl.create(FunctionalMapImpl.create(cache));
+      int[] generation = {0};
+      System.out.println("| variant | group | keys/s | CPU µs per key |");
+      System.out.println("|---|---|---|---|");
+      // the first pass of each warms the JIT and is not printed
+      for (int round = 0; round <= rounds; round++) {
+        for (int group : new int[] {64, 512}) {
+          Result a = timed(() -> replaceRound(cache, owned, values, ++generation[0], group));
+          Result b = timed(() -> evalManyRound(functional, owned, values, ++generation[0], group));
+          if (round > 0) {
+            print("replace", group, a, owned.size());
+            print("evalMany", group, b, owned.size());
+          }
+        }
+      }
+      check(caches, values);
+    } finally {
+      for (DefaultCacheManager manager : managers) {
+        manager.stop();
+      }
+      BelfryContender.deleteTree(home);
+    }
+  }
+
+  private static DefaultCacheManager member(Path home, int index, int[] ports) throws IOException {
+    Files.createDirectories(home);
+    Path jgroups = home.resolve("jgroups.xml");
+    Files.writeString(jgroups, LoopbackJGroups.tcpConfig(ports[index], ports));
+    GlobalConfigurationBuilder global = GlobalConfigurationBuilder.defaultClusteredBuilder();
+    global
+        .transport()
+        .clusterName("group-replication")
+        .nodeName("m" + index)
+        .addProperty("configurationFile", jgroups.toAbsolutePath().toString());
+    global.globalState().enabled(false);
+    global.serialization().addContextInitializer(new SwapSchema());
+    ConfigurationBuilder cache = new ConfigurationBuilder();
+    cache.clustering().cacheMode(CacheMode.REPL_SYNC).remoteTimeout(15, TimeUnit.SECONDS);
+    cache
+        .persistence()
+        .addSoftIndexFileStore()
+        .dataLocation(home.resolve("data").toAbsolutePath().toString())
+        .indexLocation(home.resolve("index").toAbsolutePath().toString())
+        .preload(true);
+    DefaultCacheManager manager = new DefaultCacheManager(global.build());
+    manager.defineConfiguration(CACHE, cache.build());
+    return manager;
+  }
+
+  private static void awaitMembers(Cache<String, String> cache, int members)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (cache.getAdvancedCache().getRpcManager().getMembers().size() < members) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("the three members did not form a cluster in 60 s");
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  private static List<String> keysOwnedByFirst(AdvancedCache<String, String> cache, int keys) {
+    List<String> owned = new ArrayList<>(keys);
+    for (int i = 0; owned.size() < keys; i++) {
+      String key = "bench:key-" + i;
+      if (cache.getDistributionManager().getCacheTopology().getDistribution(key).isPrimary()) {
+        owned.add(key);
+      }
+    }
+    return owned;
+  }
+
+  private static String value(String key, int generation) {
+    return key + "|" + generation + "|" + PADDING;
+  }
+
+  /** One conditional replace per key, a group's issued together; returns the swaps won. */
+  private static int replaceRound(
+      AdvancedCache<String, String> cache,
+      List<String> keys,
+      Map<String, String> values,
+      int generation,
+      int group) {
+    int won = 0;
+    for (int from = 0; from < keys.size(); from += group) {
+      Map<String, CompletableFuture<Boolean>> issued = new LinkedHashMap<>();
+      for (String key : keys.subList(from, Math.min(keys.size(), from + group))) {
+        issued.put(key, cache.replaceAsync(key, values.get(key), value(key, generation)));
+      }
+      for (Map.Entry<String, CompletableFuture<Boolean>> one : issued.entrySet()) {
+        if (one.getValue().join()) {
+          values.put(one.getKey(), value(one.getKey(), generation));
+          won++;
+        }
+      }
+    }
+    return won;
+  }
+
+  /** One functional command per group; returns the swaps won. */
+  private static int evalManyRound(
+      ReadWriteMap<String, String> functional,
+      List<String> keys,
+      Map<String, String> values,
+      int generation,
+      int group) {
+    int won = 0;
+    for (int from = 0; from < keys.size(); from += group) {
+      Map<String, String> swaps = new LinkedHashMap<>();
+      for (String key : keys.subList(from, Math.min(keys.size(), from + group))) {
+        swaps.put(key, values.get(key) + '\0' + value(key, generation));
+      }
+      won += (int) functional.evalMany(swaps, Swap.INSTANCE).filter(Boolean::booleanValue).count();
+      for (String key : swaps.keySet()) {
+        values.put(key, value(key, generation));
+      }
+    }
+    return won;
+  }
+
+  private record Result(long nanos, long cpuNanos, int won) {}
+
+  private interface Round {
+    int run();
+  }
+
+  private static Result timed(Round round) {
+    long cpu = Usage.processCpuNanos();
+    long start = System.nanoTime();
+    int won = round.run();
+    return new Result(System.nanoTime() - start, Usage.processCpuNanos() - cpu, won);
+  }
+
+  private static void print(String variant, int group, Result result, int keys) {
+    if (result.won() != keys) {
+      throw new IllegalStateException(variant + " won " + result.won() + " of " + keys + " swaps");
+    }
+    System.out.printf(
+        Locale.ROOT,
+        "| %s | %d | %,.0f | %,.0f |%n",
+        variant,
+        group,
+        keys / (result.nanos() / 1e9),
+        result.cpuNanos() / 1e3 / keys);
+  }
+
+  /** Every member holds every key's last value: the function ran, or was applied, everywhere. */
+  private static void check(List<Cache<String, String>> caches, Map<String, String> values) {
+    for (Cache<String, String> cache : caches) {
+      AdvancedCache<String, String> local =
+          cache.getAdvancedCache().withFlags(Flag.CACHE_MODE_LOCAL);
+      for (Map.Entry<String, String> expected : values.entrySet()) {
+        if (!expected.getValue().equals(local.get(expected.getKey()))) {
+          throw new IllegalStateException(
+              "a replica differs after the rounds: " + expected.getKey() + " on " + cache);
+        }
+      }
+    }
+    System.out.println("every member holds every key's last value");
+  }
+
+  /**
+   * Swaps the entry's value for the argument's new value if it holds the expected one. The argument
+   * is {@code expected + '\0' + new}: one String, which every marshaller carries.
+   */
+  static final class Swap
+      implements BiFunction<String, ReadWriteEntryView<String, String>, Boolean> {
+    static final Swap INSTANCE = new Swap();
+
+    @Override
+    public Boolean apply(String argument, ReadWriteEntryView<String, String> entry) {
+      int cut = argument.indexOf('\0');
+      String expected = argument.substring(0, cut);
+      String next = argument.substring(cut + 1);
+      String current = entry.find().orElse(null);
+      if (expected.equals(current)) {
+        entry.set(next);
+        return true;
+      }
+      return next.equals(current);
+    }
+  }
+
+  /** {@link Swap}'s ProtoStream schema and marshaller: a message without fields. */
+  static final class SwapSchema implements SerializationContextInitializer {
+    private static final String TYPE = "belfry.bench.Swap";
+
+    @Override
+    public void registerSchema(SerializationContext context) {
+      context.registerProtoFiles(
+          FileDescriptorSource.fromString(
+              "belfry-bench-swap.proto", "package belfry.bench;\nmessage Swap {}\n"));
+    }
+
+    @Override
+    public void registerMarshallers(SerializationContext context) {
+      context.registerMarshaller(
+          new ProtobufTagMarshaller<Swap>() {
+            @Override
+            public Class<? extends Swap> getJavaClass() {
+              return Swap.class;
+            }
+
+            @Override
+            public String getTypeName() {
+              return TYPE;
+            }
+
+            @Override
+            public Swap read(ReadContext context) throws IOException {
+              while (!context.getReader().isAtEnd()) {
+                context.getReader().skipField(context.getReader().readTag());
+              }
+              return Swap.INSTANCE;
+            }
+
+            @Override
+            public void write(WriteContext context, Swap swap) {
+              // no fields
+            }
+          });
+    }
+  }
+}
