@@ -112,17 +112,9 @@ public final class GroupReplicationBenchmark {
     }
   }
 
-  private static DefaultCacheManager member(Path home, int index, int[] ports) throws IOException {
-    Files.createDirectories(home);
-    Path jgroups = home.resolve("jgroups.xml");
-    Files.writeString(jgroups, LoopbackJGroups.tcpConfig(ports[index], ports));
-    GlobalConfigurationBuilder global = GlobalConfigurationBuilder.defaultClusteredBuilder();
-    global
-        .transport()
-        .clusterName("group-replication")
-        .nodeName("m" + index)
-        .addProperty("configurationFile", jgroups.toAbsolutePath().toString());
-    global.globalState().enabled(false);
+  private static DefaultCacheManager member(Path home, int index, int[] ports) {
+    GlobalConfigurationBuilder global =
+        LoopbackJGroups.member(home, "group-replication", "m" + index, ports[index], ports);
     global.serialization().addContextInitializer(new SwapSchema());
     ConfigurationBuilder cache = new ConfigurationBuilder();
     cache.clustering().cacheMode(CacheMode.REPL_SYNC).remoteTimeout(15, TimeUnit.SECONDS);
@@ -171,9 +163,9 @@ public final class GroupReplicationBenchmark {
       int generation,
       int group) {
     int won = 0;
-    for (int from = 0; from < keys.size(); from += group) {
+    for (List<String> keysOfGroup : groups(keys, group)) {
       Map<String, CompletableFuture<Boolean>> issued = new LinkedHashMap<>();
-      for (String key : keys.subList(from, Math.min(keys.size(), from + group))) {
+      for (String key : keysOfGroup) {
         issued.put(key, cache.replaceAsync(key, values.get(key), value(key, generation)));
       }
       for (Map.Entry<String, CompletableFuture<Boolean>> one : issued.entrySet()) {
@@ -194,9 +186,9 @@ public final class GroupReplicationBenchmark {
       int generation,
       int group) {
     int won = 0;
-    for (int from = 0; from < keys.size(); from += group) {
+    for (List<String> keysOfGroup : groups(keys, group)) {
       Map<String, String> swaps = new LinkedHashMap<>();
-      for (String key : keys.subList(from, Math.min(keys.size(), from + group))) {
+      for (String key : keysOfGroup) {
         swaps.put(key, values.get(key) + '\0' + value(key, generation));
       }
       won += (int) functional.evalMany(swaps, Swap.INSTANCE).filter(Boolean::booleanValue).count();
@@ -205,6 +197,15 @@ public final class GroupReplicationBenchmark {
       }
     }
     return won;
+  }
+
+  /** {@code keys} in consecutive groups of {@code size}, the last one shorter. */
+  private static List<List<String>> groups(List<String> keys, int size) {
+    List<List<String>> groups = new ArrayList<>();
+    for (int from = 0; from < keys.size(); from += size) {
+      groups.add(keys.subList(from, Math.min(keys.size(), from + size)));
+    }
+    return groups;
   }
 
   private record Result(long nanos, long cpuNanos, int won) {}

@@ -9,9 +9,6 @@ import io.belfry.reminders.fire.EngineSettings;
 import io.belfry.reminders.placement.CacheOwnership;
 import io.belfry.reminders.store.InfinispanReminderStore;
 import io.belfry.reminders.store.KeyIndex;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -106,35 +103,23 @@ public final class BenchNode implements AutoCloseable {
       int port,
       int... members) {
     this.storage = storage;
-    try {
-      Files.createDirectories(home);
-      Path jgroups = home.resolve("jgroups.xml");
-      Files.writeString(jgroups, LoopbackJGroups.tcpConfig(port, members));
-      GlobalConfigurationBuilder global = GlobalConfigurationBuilder.defaultClusteredBuilder();
-      global
-          .transport()
-          .clusterName(clusterName)
-          .nodeName(nodeName)
-          .addProperty("configurationFile", jgroups.toAbsolutePath().toString());
-      global.globalState().enabled(false);
-      ConfigurationBuilder cache = new ConfigurationBuilder();
-      cache.clustering().cacheMode(CacheMode.REPL_SYNC).remoteTimeout(15, TimeUnit.SECONDS);
-      if (storage == Storage.BOUNDED_FILE_STORE) {
-        cache.memory().maxCount(MEMORY_ENTRIES);
-      }
-      if (storage != Storage.MEMORY) {
-        cache
-            .persistence()
-            .addSoftIndexFileStore()
-            .dataLocation(home.resolve("data").toAbsolutePath().toString())
-            .indexLocation(home.resolve("index").toAbsolutePath().toString())
-            .preload(true);
-      }
-      manager = new DefaultCacheManager(global.build());
-      manager.defineConfiguration("reminders", cache.build());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    GlobalConfigurationBuilder global =
+        LoopbackJGroups.member(home, clusterName, nodeName, port, members);
+    ConfigurationBuilder cache = new ConfigurationBuilder();
+    cache.clustering().cacheMode(CacheMode.REPL_SYNC).remoteTimeout(15, TimeUnit.SECONDS);
+    if (storage == Storage.BOUNDED_FILE_STORE) {
+      cache.memory().maxCount(MEMORY_ENTRIES);
     }
+    if (storage != Storage.MEMORY) {
+      cache
+          .persistence()
+          .addSoftIndexFileStore()
+          .dataLocation(home.resolve("data").toAbsolutePath().toString())
+          .indexLocation(home.resolve("index").toAbsolutePath().toString())
+          .preload(true);
+    }
+    manager = new DefaultCacheManager(global.build());
+    manager.defineConfiguration("reminders", cache.build());
     long cacheStart = System.nanoTime();
     reminders = manager.getCache("reminders");
     cacheStartMillis = (System.nanoTime() - cacheStart) / 1_000_000;

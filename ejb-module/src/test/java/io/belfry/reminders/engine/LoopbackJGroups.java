@@ -4,8 +4,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.stream.Collectors;
+import org.infinispan.configuration.global.GlobalConfigurationBuilder;
 
 /**
  * JGroups for embedded test members: TCP on 127.0.0.1 with a static member list (TCPPING), like
@@ -43,6 +46,29 @@ public final class LoopbackJGroups {
         </config>
         """
         .formatted(port, hosts);
+  }
+
+  /**
+   * The global configuration of member {@code nodeName} of {@code clusterName}, bound to {@code
+   * port} among {@code members}: its JGroups file written into {@code home}, no global state.
+   */
+  public static GlobalConfigurationBuilder member(
+      Path home, String clusterName, String nodeName, int port, int... members) {
+    try {
+      Files.createDirectories(home);
+      Path jgroups = home.resolve("jgroups.xml");
+      Files.writeString(jgroups, tcpConfig(port, members));
+      GlobalConfigurationBuilder global = GlobalConfigurationBuilder.defaultClusteredBuilder();
+      global
+          .transport()
+          .clusterName(clusterName)
+          .nodeName(nodeName)
+          .addProperty("configurationFile", jgroups.toAbsolutePath().toString());
+      global.globalState().enabled(false);
+      return global;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** A TCP port free on loopback right now. */

@@ -5,9 +5,6 @@ import io.belfry.reminders.fire.EngineSettings;
 import io.belfry.reminders.fire.ResurrectionGuard;
 import io.belfry.reminders.placement.ReadyEngines;
 import io.belfry.reminders.schedule.SettableClock;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -298,50 +295,38 @@ final class TestCluster implements AutoCloseable {
 
   void startMember(int node) {
     Path home = root.resolve("node" + node);
-    try {
-      Files.createDirectories(home);
-      Path jgroups = home.resolve("jgroups.xml");
-      Files.writeString(jgroups, LoopbackJGroups.tcpConfig(ports[node], ports));
-      GlobalConfigurationBuilder global = GlobalConfigurationBuilder.defaultClusteredBuilder();
-      global
-          .transport()
-          .clusterName(clusterName)
-          .nodeName("node" + node)
-          .addProperty("configurationFile", jgroups.toAbsolutePath().toString());
-      global.globalState().enabled(false);
-      ConfigurationBuilder cache = new ConfigurationBuilder();
-      cache.clustering().cacheMode(CacheMode.REPL_SYNC).remoteTimeout(15, TimeUnit.SECONDS);
-      if (!joinersWaitForState) {
-        cache.clustering().stateTransfer().awaitInitialTransfer(false).chunkSize(16);
-      }
-      // Stored encoded, as in WildFly (whose deployment-facing cache marshals keys and values):
-      // the segment of a key is then the partitioner's on its storage form, not on the String.
-      cache.encoding().key().mediaType(MediaType.APPLICATION_PROTOSTREAM_TYPE);
-      cache.encoding().value().mediaType(MediaType.APPLICATION_PROTOSTREAM_TYPE);
-      cache
-          .persistence()
-          .addSoftIndexFileStore()
-          .dataLocation(home.resolve("data").toAbsolutePath().toString())
-          .indexLocation(home.resolve("index").toAbsolutePath().toString())
-          .preload(true);
-      if (memoryEntries > 0) {
-        cache.memory().maxCount(memoryEntries);
-      }
-      DefaultCacheManager manager = startManager(global);
-      manager.defineConfiguration("reminders", cache.build());
-      if (roster) {
-        ConfigurationBuilder engines = new ConfigurationBuilder();
-        engines.clustering().cacheMode(CacheMode.REPL_SYNC);
-        engines.encoding().key().mediaType(MediaType.APPLICATION_PROTOSTREAM_TYPE);
-        engines.encoding().value().mediaType(MediaType.APPLICATION_PROTOSTREAM_TYPE);
-        manager.defineConfiguration("engines", engines.build());
-        manager.getCache("engines");
-      }
-      managers[node] = manager;
-      caches.put(node, manager.getCache("reminders"));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    GlobalConfigurationBuilder global =
+        LoopbackJGroups.member(home, clusterName, "node" + node, ports[node], ports);
+    ConfigurationBuilder cache = new ConfigurationBuilder();
+    cache.clustering().cacheMode(CacheMode.REPL_SYNC).remoteTimeout(15, TimeUnit.SECONDS);
+    if (!joinersWaitForState) {
+      cache.clustering().stateTransfer().awaitInitialTransfer(false).chunkSize(16);
     }
+    // Stored encoded, as in WildFly (whose deployment-facing cache marshals keys and values):
+    // the segment of a key is then the partitioner's on its storage form, not on the String.
+    cache.encoding().key().mediaType(MediaType.APPLICATION_PROTOSTREAM_TYPE);
+    cache.encoding().value().mediaType(MediaType.APPLICATION_PROTOSTREAM_TYPE);
+    cache
+        .persistence()
+        .addSoftIndexFileStore()
+        .dataLocation(home.resolve("data").toAbsolutePath().toString())
+        .indexLocation(home.resolve("index").toAbsolutePath().toString())
+        .preload(true);
+    if (memoryEntries > 0) {
+      cache.memory().maxCount(memoryEntries);
+    }
+    DefaultCacheManager manager = startManager(global);
+    manager.defineConfiguration("reminders", cache.build());
+    if (roster) {
+      ConfigurationBuilder engines = new ConfigurationBuilder();
+      engines.clustering().cacheMode(CacheMode.REPL_SYNC);
+      engines.encoding().key().mediaType(MediaType.APPLICATION_PROTOSTREAM_TYPE);
+      engines.encoding().value().mediaType(MediaType.APPLICATION_PROTOSTREAM_TYPE);
+      manager.defineConfiguration("engines", engines.build());
+      manager.getCache("engines");
+    }
+    managers[node] = manager;
+    caches.put(node, manager.getCache("reminders"));
   }
 
   void startEngine(int node) {
