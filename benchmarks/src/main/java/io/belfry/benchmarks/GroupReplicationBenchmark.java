@@ -79,9 +79,9 @@ public final class GroupReplicationBenchmark {
           caches.get(0).getAdvancedCache().withFlags(Flag.SKIP_CACHE_LOAD);
       List<String> owned = keysOwnedByFirst(cache, keys);
       Map<String, String> values = new HashMap<>();
-      for (int from = 0; from < owned.size(); from += 1_000) {
+      for (List<String> keysOfChunk : groups(owned, 1_000)) {
         Map<String, String> chunk = new HashMap<>();
-        for (String key : owned.subList(from, Math.min(owned.size(), from + 1_000))) {
+        for (String key : keysOfChunk) {
           chunk.put(key, value(key, 0));
         }
         cache.putAll(chunk);
@@ -118,12 +118,7 @@ public final class GroupReplicationBenchmark {
     global.serialization().addContextInitializer(new SwapSchema());
     ConfigurationBuilder cache = new ConfigurationBuilder();
     cache.clustering().cacheMode(CacheMode.REPL_SYNC).remoteTimeout(15, TimeUnit.SECONDS);
-    cache
-        .persistence()
-        .addSoftIndexFileStore()
-        .dataLocation(home.resolve("data").toAbsolutePath().toString())
-        .indexLocation(home.resolve("index").toAbsolutePath().toString())
-        .preload(true);
+    LoopbackJGroups.fileStore(cache, home);
     DefaultCacheManager manager = new DefaultCacheManager(global.build());
     manager.defineConfiguration(CACHE, cache.build());
     return manager;

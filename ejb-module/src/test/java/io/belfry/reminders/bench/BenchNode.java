@@ -111,12 +111,7 @@ public final class BenchNode implements AutoCloseable {
       cache.memory().maxCount(MEMORY_ENTRIES);
     }
     if (storage != Storage.MEMORY) {
-      cache
-          .persistence()
-          .addSoftIndexFileStore()
-          .dataLocation(home.resolve("data").toAbsolutePath().toString())
-          .indexLocation(home.resolve("index").toAbsolutePath().toString())
-          .preload(true);
+      LoopbackJGroups.fileStore(cache, home);
     }
     manager = new DefaultCacheManager(global.build());
     manager.defineConfiguration("reminders", cache.build());

@@ -8,13 +8,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.stream.Collectors;
+import org.infinispan.configuration.cache.ConfigurationBuilder;
 import org.infinispan.configuration.global.GlobalConfigurationBuilder;
 
 /**
- * JGroups for embedded test members: TCP on 127.0.0.1 with a static member list (TCPPING), like
- * Belfry's server stack, with short failure-detection timeouts so that tests see a stopped member
- * leave within seconds, and the server stack's send settings (no Nagle delay, the transfer-queue
- * bundler; see configure-jgroups.cli). Only loopback is ever used.
+ * Embedded test members' configuration: their global configuration, their file store, and their
+ * JGroups, TCP on 127.0.0.1 with a static member list (TCPPING), like Belfry's server stack, with
+ * short failure-detection timeouts so that tests see a stopped member leave within seconds, and the
+ * server stack's send settings (no Nagle delay, the transfer-queue bundler; see
+ * configure-jgroups.cli). Only loopback is ever used.
  */
 public final class LoopbackJGroups {
 
@@ -69,6 +71,19 @@ public final class LoopbackJGroups {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * Gives {@code cache} a Soft-Index file store under {@code home}, preloaded at start, with
+   * Infinispan's default asynchronous fsync: the store WildFly gives Belfry's cache.
+   */
+  public static void fileStore(ConfigurationBuilder cache, Path home) {
+    cache
+        .persistence()
+        .addSoftIndexFileStore()
+        .dataLocation(home.resolve("data").toAbsolutePath().toString())
+        .indexLocation(home.resolve("index").toAbsolutePath().toString())
+        .preload(true);
   }
 
   /** A TCP port free on loopback right now. */

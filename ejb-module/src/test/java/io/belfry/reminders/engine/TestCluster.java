@@ -306,12 +306,7 @@ final class TestCluster implements AutoCloseable {
     // the segment of a key is then the partitioner's on its storage form, not on the String.
     cache.encoding().key().mediaType(MediaType.APPLICATION_PROTOSTREAM_TYPE);
     cache.encoding().value().mediaType(MediaType.APPLICATION_PROTOSTREAM_TYPE);
-    cache
-        .persistence()
-        .addSoftIndexFileStore()
-        .dataLocation(home.resolve("data").toAbsolutePath().toString())
-        .indexLocation(home.resolve("index").toAbsolutePath().toString())
-        .preload(true);
+    LoopbackJGroups.fileStore(cache, home);
     if (memoryEntries > 0) {
       cache.memory().maxCount(memoryEntries);
     }
