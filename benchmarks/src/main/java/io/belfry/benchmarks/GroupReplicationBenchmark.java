@@ -1,7 +1,8 @@
 package io.belfry.benchmarks;
 
+import io.belfry.cachefunctions.ConditionalWrite;
+import io.belfry.cachefunctions.ConditionalWrites;
 import io.belfry.reminders.engine.LoopbackJGroups;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,22 +13,15 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BiFunction;
 import org.infinispan.AdvancedCache;
 import org.infinispan.Cache;
 import org.infinispan.configuration.cache.CacheMode;
 import org.infinispan.configuration.cache.ConfigurationBuilder;
-import org.infinispan.configuration.global.GlobalConfigurationBuilder;
 import org.infinispan.context.Flag;
-import org.infinispan.functional.EntryView.ReadWriteEntryView;
 import org.infinispan.functional.FunctionalMap.ReadWriteMap;
 import org.infinispan.functional.impl.FunctionalMapImpl;
 import org.infinispan.functional.impl.ReadWriteMapImpl;
 import org.infinispan.manager.DefaultCacheManager;
-import org.infinispan.protostream.FileDescriptorSource;
-import org.infinispan.protostream.ProtobufTagMarshaller;
-import org.infinispan.protostream.SerializationContext;
-import org.infinispan.protostream.SerializationContextInitializer;
 
 /**
  * What replicating a group of fires' commits costs, one command per key against one command per
@@ -38,16 +32,16 @@ import org.infinispan.protostream.SerializationContextInitializer;
  * <ul>
  *   <li><b>replace</b>: one asynchronous conditional {@code replace} per key, a group's issued
  *       before any is waited for (the engine's group commit);
- *   <li><b>evalMany</b>: one functional {@code ReadWriteMap.evalMany} per group, whose function
- *       swaps each value if it is the expected one (or already the new one: a command Infinispan
- *       retries after a topology change must not report its own write as lost).
+ *   <li><b>evalMany</b>: one functional {@code ReadWriteMap.evalMany} per group of the engine's own
+ *       {@link ConditionalWrite}, which swaps each value if it is the expected one (or already the
+ *       new one: a command Infinispan retries after a topology change must not report its own write
+ *       as lost), found by each member's marshaller through the ServiceLoader.
  * </ul>
  *
  * <p>Prints, per variant and group size, keys swapped per second and the process CPU per key (all
  * three members), and checks that every member ends with every key's last value. A measurement of
- * the mechanism only, not of Belfry's engine: the function is a benchmark class registered with
- * each member's marshaller, which WildFly's deployment-independent cache container cannot do for a
- * class of a deployment. Arguments: [keys] [rounds per variant] (default 20000, 3).
+ * the mechanism only, without the rest of the engine. Arguments: [keys] [rounds per variant]
+ * (default 20000, 3).
  */
 public final class GroupReplicationBenchmark {
 
@@ -113,13 +107,13 @@ public final class GroupReplicationBenchmark {
   }
 
   private static DefaultCacheManager member(Path home, int index, int[] ports) {
-    GlobalConfigurationBuilder global =
-        LoopbackJGroups.member(home, "group-replication", "m" + index, ports[index], ports);
-    global.serialization().addContextInitializer(new SwapSchema());
     ConfigurationBuilder cache = new ConfigurationBuilder();
     cache.clustering().cacheMode(CacheMode.REPL_SYNC).remoteTimeout(15, TimeUnit.SECONDS);
     LoopbackJGroups.fileStore(cache, home);
-    DefaultCacheManager manager = new DefaultCacheManager(global.build());
+    DefaultCacheManager manager =
+        new DefaultCacheManager(
+            LoopbackJGroups.member(home, "group-replication", "m" + index, ports[index], ports)
+                .build());
     manager.defineConfiguration(CACHE, cache.build());
     return manager;
   }
@@ -184,9 +178,14 @@ public final class GroupReplicationBenchmark {
     for (List<String> keysOfGroup : groups(keys, group)) {
       Map<String, String> swaps = new LinkedHashMap<>();
       for (String key : keysOfGroup) {
-        swaps.put(key, values.get(key) + '\0' + value(key, generation));
+        swaps.put(key, ConditionalWrites.replacing(values.get(key), value(key, generation)));
       }
-      won += (int) functional.evalMany(swaps, Swap.INSTANCE).filter(Boolean::booleanValue).count();
+      won +=
+          (int)
+              functional
+                  .evalMany(swaps, ConditionalWrite.INSTANCE)
+                  .filter(result -> ConditionalWrites.Outcome.of(result).won())
+                  .count();
       for (String key : swaps.keySet()) {
         values.put(key, value(key, generation));
       }
@@ -242,68 +241,5 @@ public final class GroupReplicationBenchmark {
       }
     }
     System.out.println("every member holds every key's last value");
-  }
-
-  /**
-   * Swaps the entry's value for the argument's new value if it holds the expected one. The argument
-   * is {@code expected + '\0' + new}: one String, which every marshaller carries.
-   */
-  static final class Swap
-      implements BiFunction<String, ReadWriteEntryView<String, String>, Boolean> {
-    static final Swap INSTANCE = new Swap();
-
-    @Override
-    public Boolean apply(String argument, ReadWriteEntryView<String, String> entry) {
-      int cut = argument.indexOf('\0');
-      String expected = argument.substring(0, cut);
-      String next = argument.substring(cut + 1);
-      String current = entry.find().orElse(null);
-      if (expected.equals(current)) {
-        entry.set(next);
-        return true;
-      }
-      return next.equals(current);
-    }
-  }
-
-  /** {@link Swap}'s ProtoStream schema and marshaller: a message without fields. */
-  static final class SwapSchema implements SerializationContextInitializer {
-    private static final String TYPE = "belfry.bench.Swap";
-
-    @Override
-    public void registerSchema(SerializationContext context) {
-      context.registerProtoFiles(
-          FileDescriptorSource.fromString(
-              "belfry-bench-swap.proto", "package belfry.bench;\nmessage Swap {}\n"));
-    }
-
-    @Override
-    public void registerMarshallers(SerializationContext context) {
-      context.registerMarshaller(
-          new ProtobufTagMarshaller<Swap>() {
-            @Override
-            public Class<? extends Swap> getJavaClass() {
-              return Swap.class;
-            }
-
-            @Override
-            public String getTypeName() {
-              return TYPE;
-            }
-
-            @Override
-            public Swap read(ReadContext context) throws IOException {
-              while (!context.getReader().isAtEnd()) {
-                context.getReader().skipField(context.getReader().readTag());
-              }
-              return Swap.INSTANCE;
-            }
-
-            @Override
-            public void write(WriteContext context, Swap swap) {
-              // no fields
-            }
-          });
-    }
   }
 }

@@ -65,7 +65,8 @@ final class BatchSet {
       items.add(new Item(spec, engine.firstOccurrence(spec)));
     }
     long now = clock.millis();
-    items.forEach(item -> issue(item, now));
+    // sent together: one replicated command per group of writes, where the store can
+    store.writeTogether(() -> items.forEach(item -> issue(item, now)));
     for (Item item : items) {
       try {
         if (item.written.join()) {

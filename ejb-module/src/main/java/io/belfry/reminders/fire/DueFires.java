@@ -213,23 +213,12 @@ final class DueFires {
    */
   int commit(Group group) {
     List<Issued> issued = new ArrayList<>(group.checked.size() + group.unchecked.size());
-    for (TimeIndex.Entry hint : group.checked) {
-      issued.add(new Issued(hint, firing.attemptAsync(hint, group.now)));
-    }
-    if (!group.unchecked.isEmpty()) {
-      Map<ReminderId, ReminderState> verdict = outlived.verdict(group.unchecked);
-      for (TimeIndex.Entry hint : group.unchecked) {
-        ReminderState end = verdict.get(hint.id());
-        if (end == null) {
-          issued.add(new Issued(hint, firing.attemptAsync(hint, group.now)));
-        } else if (!outlived.bury(hint, end, group.now)) {
-          group.retry.add(hint);
-        }
-      }
-    }
+    // the group's commits go to the cluster together, as one command where the store can
+    store.writeTogether(() -> issue(group, issued));
     int delivered = 0;
     // In issue order, which is due order: deliveries start in the order they were due, each as
-    // soon as its commit is acknowledged, not after the group's last.
+    // soon as its commit is acknowledged (sent as one command, a group's commits are acknowledged
+    // together), not after the run's last.
     for (Issued one : issued) {
       Firing.Attempt attempt = one.attempt().toCompletableFuture().join();
       switch (attempt.outcome()) {
@@ -252,6 +241,24 @@ final class DueFires {
       }
     }
     return delivered;
+  }
+
+  /** Issues the commits of {@code group}'s hints, in due order, into {@code issued}. */
+  private void issue(Group group, List<Issued> issued) {
+    for (TimeIndex.Entry hint : group.checked) {
+      issued.add(new Issued(hint, firing.attemptAsync(hint, group.now)));
+    }
+    if (!group.unchecked.isEmpty()) {
+      Map<ReminderId, ReminderState> verdict = outlived.verdict(group.unchecked);
+      for (TimeIndex.Entry hint : group.unchecked) {
+        ReminderState end = verdict.get(hint.id());
+        if (end == null) {
+          issued.add(new Issued(hint, firing.attemptAsync(hint, group.now)));
+        } else if (!outlived.bury(hint, end, group.now)) {
+          group.retry.add(hint);
+        }
+      }
+    }
   }
 
   /**

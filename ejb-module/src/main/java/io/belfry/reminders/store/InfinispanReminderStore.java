@@ -1,5 +1,6 @@
 package io.belfry.reminders.store;
 
+import io.belfry.cachefunctions.ConditionalWrites.Outcome;
 import io.belfry.reminders.model.ReminderCodec;
 import io.belfry.reminders.model.ReminderId;
 import io.belfry.reminders.model.ReminderRecord;
@@ -38,10 +39,11 @@ import org.jboss.logging.Logger;
  * ReminderId#cacheKey()}), String values ({@link ReminderCodec} bytes in the form of {@link
  * CacheValues}).
  *
- * <p>Only get, putIfAbsent, replace(old, new) and remove(old): with the PROTOSTREAM marshaller no
- * function can travel to the primary owner, and these commands compare String values by content
- * there. The cache is configured synchronous, so each write has reached every replica (and its
- * store) when the call returns.
+ * <p>Single keys are written with putIfAbsent, replace(old, new) and remove(old), which compare
+ * String values by content on the primary owner; the writes of a group ({@link #writeTogether})
+ * with one functional command of Belfry's own function ({@link GroupedWrites}), which the
+ * PROTOSTREAM marshaller carries when the cache container names its module. The cache is configured
+ * synchronous, so each write has reached every replica (and its store) when the call returns.
  */
 public final class InfinispanReminderStore implements ReminderStore {
 
@@ -57,7 +59,10 @@ public final class InfinispanReminderStore implements ReminderStore {
    * run's load, during which the joiner, as primary owner, answered a cancel of a version that had
    * fired 47 s before as if it were still live (ChaosClusterIT, 2026-11-28).
    */
-  private static final long AFTER_TOPOLOGY_CHANGE = TimeUnit.SECONDS.toNanos(120);
+  static final long AFTER_TOPOLOGY_CHANGE = TimeUnit.SECONDS.toNanos(120);
+
+  /** {@link #AFTER_TOPOLOGY_CHANGE} here; shorter in tests of what follows the window. */
+  private final long afterTopologyChange;
 
   /** The topology id {@link #replicasMayDiffer} saw last, and when it saw it change. */
   private volatile int topologySeen = -1;
@@ -89,6 +94,9 @@ public final class InfinispanReminderStore implements ReminderStore {
   /** Settles the replicas of a cache key; see {@link #settleReplicas}. */
   private final Predicate<String> replicaSettling;
 
+  /** Sends a thread's writes as one command per group; null where the members cannot run it. */
+  private final GroupedWrites grouped;
+
   /** A store whose {@link #settleReplicas} has nothing to settle. */
   public InfinispanReminderStore(Cache<String, String> cache) {
     this(cache, key -> false);
@@ -100,6 +108,16 @@ public final class InfinispanReminderStore implements ReminderStore {
    *     in: the store does not depend on placement)
    */
   public InfinispanReminderStore(Cache<String, String> cache, Predicate<String> replicaSettling) {
+    this(cache, replicaSettling, AFTER_TOPOLOGY_CHANGE);
+  }
+
+  /**
+   * For tests: {@code afterTopologyChange} nanoseconds of {@link #replicasMayDiffer} after a
+   * change.
+   */
+  InfinispanReminderStore(
+      Cache<String, String> cache, Predicate<String> replicaSettling, long afterTopologyChange) {
+    this.afterTopologyChange = afterTopologyChange;
     this.cache = Objects.requireNonNull(cache, "cache");
     this.replicaSettling = Objects.requireNonNull(replicaSettling, "replicaSettling");
     this.readsThrough = !holdsEveryEntry(cache);
@@ -108,6 +126,7 @@ public final class InfinispanReminderStore implements ReminderStore {
             ? cache.getAdvancedCache()
             : cache.getAdvancedCache().withFlags(Flag.SKIP_CACHE_LOAD);
     this.local = commands.withFlags(Flag.CACHE_MODE_LOCAL);
+    this.grouped = GroupedWrites.on(commands).orElse(null);
   }
 
   /**
@@ -170,7 +189,7 @@ public final class InfinispanReminderStore implements ReminderStore {
       topologySeen = topology.getTopologyId();
       topologyChangedNanos = now;
     }
-    return topology.getPhase().isRebalance() || now - topologyChangedNanos < AFTER_TOPOLOGY_CHANGE;
+    return topology.getPhase().isRebalance() || now - topologyChangedNanos < afterTopologyChange;
   }
 
   @Override
@@ -191,8 +210,39 @@ public final class InfinispanReminderStore implements ReminderStore {
   }
 
   @Override
+  public void writeTogether(Runnable writes) {
+    if (grouped == null) {
+      writes.run();
+    } else {
+      grouped.together(writes);
+    }
+  }
+
+  /**
+   * The write of {@code next} over {@code expected} (null: over no entry) in this thread's open
+   * group, or null when it goes on its own: no group is open, or the replicas of a key may differ
+   * now. Then the primary owner must decide alone, as a {@code replace} does, and the backups copy
+   * its decision: a group's function decides again on each owner, from that owner's value.
+   */
+  private CompletableFuture<Outcome> inGroup(ReminderId id, String expected, String next) {
+    if (grouped == null || replicasMayDiffer()) {
+      return null;
+    }
+    return grouped.add(id.cacheKey(), GroupedWrites.argument(expected, next));
+  }
+
+  @Override
   public CompletionStage<Optional<StoredReminder>> putIfAbsentAsync(ReminderRecord record) {
     ReminderId id = record.id();
+    try {
+      CompletableFuture<Outcome> outcome = inGroup(id, null, written(record));
+      if (outcome != null) {
+        return outcome.thenApply(
+            o -> o.won() ? Optional.<StoredReminder>empty() : stored(id, o.current()));
+      }
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
     return unblocked(() -> commands.putIfAbsentAsync(id.cacheKey(), written(record)))
         .thenApply(previous -> stored(id, previous));
   }
@@ -207,6 +257,16 @@ public final class InfinispanReminderStore implements ReminderStore {
 
   @Override
   public CompletionStage<Boolean> replaceAsync(StoredReminder expected, ReminderRecord next) {
+    try {
+      requireSameId(expected, next);
+      CompletableFuture<Outcome> outcome =
+          inGroup(next.id(), CacheValues.toCache(expected.encoded()), written(next));
+      if (outcome != null) {
+        return outcome.thenApply(Outcome::won);
+      }
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
     return unblocked(
         () -> {
           requireSameId(expected, next);
@@ -272,7 +332,7 @@ public final class InfinispanReminderStore implements ReminderStore {
   }
 
   /** A failure of the cluster's state as {@link StoreUnavailableException}; others as they are. */
-  private static RuntimeException translated(Throwable failure) {
+  static RuntimeException translated(Throwable failure) {
     Throwable e =
         failure instanceof CompletionException && failure.getCause() != null
             ? failure.getCause()

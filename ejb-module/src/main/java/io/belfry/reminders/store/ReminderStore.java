@@ -65,6 +65,18 @@ public interface ReminderStore {
     }
   }
 
+  /**
+   * Runs {@code writes}, letting the store send the asynchronous writes they issue on this thread
+   * ({@link #replaceAsync}, {@link #putIfAbsentAsync}) to the cluster together, as one command per
+   * group, when {@code writes} returns or a group is full: a group commit shares one replicated
+   * command instead of only its round trips. Their stages may therefore complete only after {@code
+   * writes} has returned: {@code writes} must not wait for them. Each write still wins or loses on
+   * its own, as alone. By default, {@code writes.run()}: each write goes at once.
+   */
+  default void writeTogether(Runnable writes) {
+    writes.run();
+  }
+
   /** Removes the entry if it is still exactly {@code expected}. */
   boolean remove(StoredReminder expected);
 

@@ -1,0 +1,186 @@
+package io.belfry.reminders.store;
+
+import io.belfry.cachefunctions.ConditionalWrite;
+import io.belfry.cachefunctions.ConditionalWrites;
+import io.belfry.cachefunctions.ConditionalWrites.Outcome;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.infinispan.AdvancedCache;
+import org.infinispan.commons.marshall.Marshaller;
+import org.infinispan.factories.ComponentRegistry;
+import org.infinispan.factories.KnownComponentNames;
+import org.infinispan.functional.FunctionalMap.ReadWriteMap;
+import org.infinispan.functional.impl.FunctionalMapImpl;
+import org.infinispan.functional.impl.ReadWriteMapImpl;
+import org.jboss.logging.Logger;
+
+/**
+ * The conditional writes a thread issues inside {@link ReminderStore#writeTogether}, sent as one
+ * {@link ConditionalWrite} command per group of up to {@link #GROUP} keys instead of one {@code
+ * replace} or {@code putIfAbsent} each: Infinispan then replicates the group to each backup as one
+ * message, and one write to its file store, where a command per key cost each member its own
+ * (benchmarks/group-replication: 2–7 times the writes per second for a half to an eighth of the CPU
+ * per write).
+ *
+ * <p>Only while every member's marshaller can carry the function: on WildFly the cache container
+ * names the server module {@code io.belfry.cache-functions}, and the deployment sees the function's
+ * class from that module ({@code Dependencies} of the engine's jar). A deployment that sees its own
+ * copy of the class instead, or a cache whose marshaller cannot carry it, writes key by key, as
+ * before, and says so once at start.
+ */
+final class GroupedWrites {
+
+  private static final Logger LOG = Logger.getLogger(GroupedWrites.class);
+
+  /**
+   * The most keys in one command: the scheduler's commit group (Scheduler.COMMIT_GROUP); a larger
+   * batch of sets is sent as several commands.
+   */
+  static final int GROUP = 512;
+
+  /**
+   * The system property that turns grouped writes off ({@code false}; default {@code true}), read
+   * when the engine starts: for comparisons, and as a way back should a cluster misbehave with
+   * them.
+   */
+  static final String ENABLED = "belfry.cache.grouped-writes";
+
+  /** One write waiting for its group's command. */
+  private record Pending(String key, String argument, CompletableFuture<Outcome> outcome) {}
+
+  private final ReadWriteMap<String, String> functional;
+
+  /** The writes of the group open on this thread; null when none is open. */
+  private final ThreadLocal<Map<String, Pending>> open = new ThreadLocal<>();
+
+  private GroupedWrites(AdvancedCache<String, String> commands) {
+    this.functional = ReadWriteMapImpl.create(FunctionalMapImpl.create(commands));
+  }
+
+  /**
+   * Grouped writes on {@code commands}, if its members can run them: always on a cache of one
+   * member, which marshals no command; on a clustered one, only if the cache's marshaller can
+   * marshal {@link ConditionalWrite} as this deployment sees it.
+   */
+  static Optional<GroupedWrites> on(AdvancedCache<String, String> commands) {
+    String enabled = System.getProperty(ENABLED, "true");
+    if (!enabled.equals("true") && !enabled.equals("false")) {
+      throw new IllegalArgumentException(ENABLED + " must be true or false, not " + enabled);
+    }
+    if (enabled.equals("false")) {
+      LOG.infof("BELFRY-0010 Writes go to the cluster one key at a time: %s=false", ENABLED);
+      return Optional.empty();
+    }
+    if (!commands.getCacheConfiguration().clustering().cacheMode().isClustered()) {
+      return Optional.of(new GroupedWrites(commands));
+    }
+    String unavailable;
+    try {
+      Marshaller user =
+          ComponentRegistry.componentOf(
+              commands, Marshaller.class, KnownComponentNames.USER_MARSHALLER);
+      unavailable =
+          user == null
+              ? "the cache has no user marshaller"
+              : user.isMarshallable(ConditionalWrite.INSTANCE)
+                  ? null
+                  : "the cache's marshaller cannot carry " + ConditionalWrite.class.getName();
+    } catch (Exception | LinkageError e) {
+      unavailable = e.toString();
+    }
+    if (unavailable != null) {
+      LOG.warnf(
+          "BELFRY-0010 Writes go to the cluster one key at a time, not in groups: %s. On WildFly,"
+              + " the belfry cache container names the module io.belfry.cache-functions"
+              + " (configure-cache.cli) and the deployment depends on it (the engine jar's"
+              + " manifest says so; docs/user-guide.md)",
+          unavailable);
+      return Optional.empty();
+    }
+    LOG.debugf("BELFRY-0011 Writes of a group go to the cluster as one command");
+    return Optional.of(new GroupedWrites(commands));
+  }
+
+  /** Runs {@code writes}; see {@link ReminderStore#writeTogether}. */
+  void together(Runnable writes) {
+    if (open.get() != null) {
+      writes.run(); // nested: the outer group sends them
+      return;
+    }
+    open.set(new LinkedHashMap<>());
+    try {
+      writes.run();
+    } finally {
+      Map<String, Pending> last = open.get();
+      open.remove();
+      send(last);
+    }
+  }
+
+  /**
+   * Adds the write of {@code argument} to {@code key} to this thread's open group, or returns null
+   * when no group is open.
+   */
+  CompletableFuture<Outcome> add(String key, String argument) {
+    Map<String, Pending> group = open.get();
+    if (group == null) {
+      return null;
+    }
+    if (group.containsKey(key) || group.size() >= GROUP) {
+      // a second write of a key waits for the first's command; a full group goes now
+      open.set(new LinkedHashMap<>());
+      send(group);
+      group = open.get();
+    }
+    Pending pending = new Pending(key, argument, new CompletableFuture<>());
+    group.put(key, pending);
+    return pending.outcome();
+  }
+
+  /**
+   * Sends one group and completes its writes' stages; never throws. Called with no group open on
+   * this thread, so that what the stages' callers write next goes on its own.
+   */
+  private void send(Map<String, Pending> group) {
+    if (group.isEmpty()) {
+      return;
+    }
+    Map<String, String> arguments = new LinkedHashMap<>();
+    group.forEach((key, pending) -> arguments.put(key, pending.argument()));
+    List<Outcome> outcomes = new ArrayList<>(group.size());
+    try {
+      functional
+          .evalMany(arguments, ConditionalWrite.INSTANCE)
+          .forEach(result -> outcomes.add(Outcome.of(result)));
+    } catch (RuntimeException e) {
+      RuntimeException failure = InfinispanReminderStore.translated(e);
+      group.values().forEach(pending -> pending.outcome().completeExceptionally(failure));
+      return;
+    }
+    for (Outcome outcome : outcomes) {
+      Pending pending = group.get(outcome.key());
+      if (pending != null) {
+        pending.outcome().complete(outcome);
+      }
+    }
+    for (Pending pending : group.values()) {
+      // not expected: every key of the command answers; a write left unanswered is unknown
+      pending
+          .outcome()
+          .completeExceptionally(
+              new StoreUnavailableException(
+                  "no answer for " + pending.key() + " in its group's command", null));
+    }
+  }
+
+  /** The argument of a write of {@code next} over {@code expected} (null: over no entry). */
+  static String argument(String expected, String next) {
+    return expected == null
+        ? ConditionalWrites.ifAbsent(next)
+        : ConditionalWrites.replacing(expected, next);
+  }
+}
