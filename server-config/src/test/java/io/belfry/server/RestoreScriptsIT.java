@@ -239,6 +239,10 @@ class RestoreScriptsIT {
     JsonObject container = state.get("container").asJsonObject();
     assertThat(container.getString("default-cache")).as(when).isEqualTo("reminders");
     assertThat(container.getString("marshaller")).as(when).isEqualTo("PROTOSTREAM");
+    assertThat(container.getJsonArray("modules").getValuesAs(JsonString::getString))
+        .as(when + ": the container's modules (the grouped writes' function among them)")
+        .containsExactly(
+            "org.wildfly.clustering.cache.infinispan.embedded", "io.belfry.cache-functions");
     assertThat(string(state, "container-channel")).as(when).isEqualTo("ee");
     assertThat(names(state, "caches"))
         .as(when)

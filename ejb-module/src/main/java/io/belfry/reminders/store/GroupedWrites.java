@@ -72,8 +72,7 @@ final class GroupedWrites {
       throw new IllegalArgumentException(ENABLED + " must be true or false, not " + enabled);
     }
     if (enabled.equals("false")) {
-      LOG.infof("BELFRY-0010 Writes go to the cluster one key at a time: %s=false", ENABLED);
-      return Optional.empty();
+      LOG.infof("BELFRY-0012 Grouped writes are off (%s=false)", ENABLED);
     }
     if (!commands.getCacheConfiguration().clustering().cacheMode().isClustered()) {
       return Optional.of(new GroupedWrites(commands));
@@ -107,8 +106,8 @@ final class GroupedWrites {
 
   /** Runs {@code writes}; see {@link ReminderStore#writeTogether}. */
   void together(Runnable writes) {
-    if (open.get() != null) {
-      writes.run(); // nested: the outer group sends them
+    if (open.get() != null || "false".equals(System.getProperty(ENABLED))) {
+      writes.run(); // nested (the outer group sends them), or groups are off: each goes alone
       return;
     }
     open.set(new LinkedHashMap<>());

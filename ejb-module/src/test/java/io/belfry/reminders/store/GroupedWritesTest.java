@@ -162,13 +162,26 @@ class GroupedWritesTest {
   }
 
   @Test
-  void theSystemPropertyTurnsGroupsOff_andOnlyTrueOrFalseIsAValue(@TempDir Path dir)
-      throws InterruptedException {
+  void theSystemPropertyTurnsGroupsOffOnARunningStore_andOnlyTrueOrFalseIsAValue(@TempDir Path dir)
+      throws Exception {
     Cache<String, String> cache = members(dir, 1).get(0);
-    assertThat(GroupedWrites.on(cache.getAdvancedCache())).isPresent();
+    InfinispanReminderStore store = storeOf(cache);
     try {
       System.setProperty(GroupedWrites.ENABLED, "false");
-      assertThat(GroupedWrites.on(cache.getAdvancedCache())).isEmpty();
+      List<Optional<StoredReminder>> written = new ArrayList<>();
+      store.writeTogether(
+          () -> {
+            // grouped, this stage would complete only after the block: the wait would time out
+            CompletionStage<Optional<StoredReminder>> set =
+                store.putIfAbsentAsync(live(ReminderId.of(NAMESPACE, "alone"), 10));
+            try {
+              written.add(set.toCompletableFuture().get(10, TimeUnit.SECONDS));
+            } catch (Exception e) {
+              throw new AssertionError("a write inside writeTogether waited for the block", e);
+            }
+          });
+      assertThat(written).containsExactly(Optional.empty());
+
       System.setProperty(GroupedWrites.ENABLED, "no");
       assertThatThrownBy(() -> GroupedWrites.on(cache.getAdvancedCache()))
           .isInstanceOf(IllegalArgumentException.class)
