@@ -43,9 +43,13 @@ final class GroupedWrites {
   static final int GROUP = 512;
 
   /**
-   * The system property that turns grouped writes off ({@code false}; default {@code true}), read
-   * when the engine starts: for comparisons, and as a way back should a cluster misbehave with
-   * them.
+   * The system property that turns grouped writes on ({@code true}; default {@code false}): checked
+   * when the engine starts (only {@code true} or {@code false}) and read again at each group, so
+   * that it can be switched on a running server. Off by default: in a CI run of ChaosClusterIT on
+   * WildFly (2026-11-29), a node restarted under load ran the function on keys still in WildFly's
+   * marshalled form ({@code ByteBufferMarshalledKey}, a ClassCastException in {@link
+   * ConditionalWrite}), so every group with a key it owned failed, and the node did not come up in
+   * time. Until that is understood, groups are for measurements on a settled cluster.
    */
   static final String ENABLED = "belfry.cache.grouped-writes";
 
@@ -67,12 +71,12 @@ final class GroupedWrites {
    * marshal {@link ConditionalWrite} as this deployment sees it.
    */
   static Optional<GroupedWrites> on(AdvancedCache<String, String> commands) {
-    String enabled = System.getProperty(ENABLED, "true");
+    String enabled = System.getProperty(ENABLED, "false");
     if (!enabled.equals("true") && !enabled.equals("false")) {
       throw new IllegalArgumentException(ENABLED + " must be true or false, not " + enabled);
     }
-    if (enabled.equals("false")) {
-      LOG.infof("BELFRY-0012 Grouped writes are off (%s=false)", ENABLED);
+    if (enabled.equals("true")) {
+      LOG.infof("BELFRY-0012 Grouped writes are on (%s=true)", ENABLED);
     }
     if (!commands.getCacheConfiguration().clustering().cacheMode().isClustered()) {
       return Optional.of(new GroupedWrites(commands));
@@ -92,7 +96,9 @@ final class GroupedWrites {
       unavailable = e.toString();
     }
     if (unavailable != null) {
-      LOG.warnf(
+      // a warning only where groups were asked for; off (the default), nothing is lost
+      LOG.logf(
+          enabled.equals("true") ? Logger.Level.WARN : Logger.Level.DEBUG,
           "BELFRY-0010 Writes go to the cluster one key at a time, not in groups: %s. On WildFly,"
               + " the belfry cache container names the module io.belfry.cache-functions"
               + " (configure-cache.cli) and the deployment depends on it (the engine jar's"
@@ -106,7 +112,7 @@ final class GroupedWrites {
 
   /** Runs {@code writes}; see {@link ReminderStore#writeTogether}. */
   void together(Runnable writes) {
-    if (open.get() != null || "false".equals(System.getProperty(ENABLED))) {
+    if (open.get() != null || !"true".equals(System.getProperty(ENABLED))) {
       writes.run(); // nested (the outer group sends them), or groups are off: each goes alone
       return;
     }

@@ -21,6 +21,7 @@ import org.infinispan.context.Flag;
 import org.infinispan.manager.DefaultCacheManager;
 import org.infinispan.protostream.types.java.CommonTypesSchema;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,8 +37,14 @@ class GroupedWritesTest {
 
   private final List<DefaultCacheManager> managers = new ArrayList<>();
 
+  @BeforeEach
+  void groupsOn() {
+    System.setProperty(GroupedWrites.ENABLED, "true"); // off by default: see GroupedWrites.ENABLED
+  }
+
   @AfterEach
   void stop() {
+    System.clearProperty(GroupedWrites.ENABLED);
     managers.forEach(DefaultCacheManager::stop);
   }
 
@@ -162,32 +169,35 @@ class GroupedWritesTest {
   }
 
   @Test
-  void theSystemPropertyTurnsGroupsOffOnARunningStore_andOnlyTrueOrFalseIsAValue(@TempDir Path dir)
-      throws Exception {
+  void theSystemPropertyTurnsGroupsOffOnARunningStore_offByDefault_andOnlyTrueOrFalseIsAValue(
+      @TempDir Path dir) throws Exception {
     Cache<String, String> cache = members(dir, 1).get(0);
     InfinispanReminderStore store = storeOf(cache);
-    try {
-      System.setProperty(GroupedWrites.ENABLED, "false");
-      List<Optional<StoredReminder>> written = new ArrayList<>();
-      store.writeTogether(
-          () -> {
-            // grouped, this stage would complete only after the block: the wait would time out
-            CompletionStage<Optional<StoredReminder>> set =
-                store.putIfAbsentAsync(live(ReminderId.of(NAMESPACE, "alone"), 10));
-            try {
-              written.add(set.toCompletableFuture().get(10, TimeUnit.SECONDS));
-            } catch (Exception e) {
-              throw new AssertionError("a write inside writeTogether waited for the block", e);
-            }
-          });
-      assertThat(written).containsExactly(Optional.empty());
+    System.setProperty(GroupedWrites.ENABLED, "false");
+    assertWritesGoAlone(store, "off");
+    System.clearProperty(GroupedWrites.ENABLED);
+    assertWritesGoAlone(store, "by-default");
 
-      System.setProperty(GroupedWrites.ENABLED, "no");
-      assertThatThrownBy(() -> GroupedWrites.on(cache.getAdvancedCache()))
-          .isInstanceOf(IllegalArgumentException.class)
-          .hasMessageContaining(GroupedWrites.ENABLED);
-    } finally {
-      System.clearProperty(GroupedWrites.ENABLED);
-    }
+    System.setProperty(GroupedWrites.ENABLED, "no");
+    assertThatThrownBy(() -> GroupedWrites.on(cache.getAdvancedCache()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(GroupedWrites.ENABLED);
+  }
+
+  /** A write inside writeTogether completes before the block ends: it was not held for a group. */
+  private static void assertWritesGoAlone(InfinispanReminderStore store, String key) {
+    List<Optional<StoredReminder>> written = new ArrayList<>();
+    store.writeTogether(
+        () -> {
+          // grouped, this stage would complete only after the block: the wait would time out
+          CompletionStage<Optional<StoredReminder>> set =
+              store.putIfAbsentAsync(live(ReminderId.of(NAMESPACE, key), 10));
+          try {
+            written.add(set.toCompletableFuture().get(10, TimeUnit.SECONDS));
+          } catch (Exception e) {
+            throw new AssertionError("a write inside writeTogether waited for the block", e);
+          }
+        });
+    assertThat(written).containsExactly(Optional.empty());
   }
 }
