@@ -84,13 +84,15 @@ public final class GroupReplicationBenchmark {
       ReadWriteMap<String, String> functional =
           ReadWriteMapImpl.create(FunctionalMapImpl.create(cache));
       int[] generation = {0};
+      GroupSwap perKey = (ofGroup, current, next) -> replaceEach(cache, ofGroup, current, next);
+      GroupSwap perGroup = (ofGroup, current, next) -> evalMany(functional, ofGroup, current, next);
       System.out.println("| variant | group | keys/s | CPU µs per key |");
       System.out.println("|---|---|---|---|");
       // the first pass of each warms the JIT and is not printed
       for (int round = 0; round <= rounds; round++) {
         for (int group : new int[] {64, 512}) {
-          Result a = timed(() -> replaceRound(cache, owned, values, ++generation[0], group));
-          Result b = timed(() -> evalManyRound(functional, owned, values, ++generation[0], group));
+          Result a = timed(() -> round(owned, values, ++generation[0], group, perKey));
+          Result b = timed(() -> round(owned, values, ++generation[0], group, perGroup));
           if (round > 0) {
             print("replace", group, a, owned.size());
             print("evalMany", group, b, owned.size());
@@ -144,53 +146,55 @@ public final class GroupReplicationBenchmark {
     return key + "|" + generation + "|" + PADDING;
   }
 
-  /** One conditional replace per key, a group's issued together; returns the swaps won. */
-  private static int replaceRound(
-      AdvancedCache<String, String> cache,
-      List<String> keys,
-      Map<String, String> values,
-      int generation,
-      int group) {
+  /** Swaps the values of one group's keys to {@code generation}; returns the swaps won. */
+  private interface GroupSwap {
+    int swap(List<String> keysOfGroup, Map<String, String> values, int generation);
+  }
+
+  /**
+   * One round: every key's value swapped for its next generation, group by group, by {@code swap};
+   * {@code values} then holds what each key holds. Returns the swaps won.
+   */
+  private static int round(
+      List<String> keys, Map<String, String> values, int generation, int group, GroupSwap swap) {
     int won = 0;
     for (List<String> keysOfGroup : groups(keys, group)) {
-      Map<String, CompletableFuture<Boolean>> issued = new LinkedHashMap<>();
+      won += swap.swap(keysOfGroup, values, generation);
       for (String key : keysOfGroup) {
-        issued.put(key, cache.replaceAsync(key, values.get(key), value(key, generation)));
-      }
-      for (Map.Entry<String, CompletableFuture<Boolean>> one : issued.entrySet()) {
-        if (one.getValue().join()) {
-          values.put(one.getKey(), value(one.getKey(), generation));
-          won++;
-        }
+        values.put(key, value(key, generation));
       }
     }
     return won;
   }
 
-  /** One functional command per group; returns the swaps won. */
-  private static int evalManyRound(
-      ReadWriteMap<String, String> functional,
-      List<String> keys,
+  /** One conditional replace per key, the group's issued before any is waited for. */
+  private static int replaceEach(
+      AdvancedCache<String, String> cache,
+      List<String> keysOfGroup,
       Map<String, String> values,
-      int generation,
-      int group) {
-    int won = 0;
-    for (List<String> keysOfGroup : groups(keys, group)) {
-      Map<String, String> swaps = new LinkedHashMap<>();
-      for (String key : keysOfGroup) {
-        swaps.put(key, ConditionalWrites.replacing(values.get(key), value(key, generation)));
-      }
-      won +=
-          (int)
-              functional
-                  .evalMany(swaps, ConditionalWrite.INSTANCE)
-                  .filter(result -> ConditionalWrites.Outcome.of(result).won())
-                  .count();
-      for (String key : swaps.keySet()) {
-        values.put(key, value(key, generation));
-      }
+      int generation) {
+    List<CompletableFuture<Boolean>> issued = new ArrayList<>(keysOfGroup.size());
+    for (String key : keysOfGroup) {
+      issued.add(cache.replaceAsync(key, values.get(key), value(key, generation)));
     }
-    return won;
+    return (int) issued.stream().filter(CompletableFuture::join).count();
+  }
+
+  /** One functional command for the group. */
+  private static int evalMany(
+      ReadWriteMap<String, String> functional,
+      List<String> keysOfGroup,
+      Map<String, String> values,
+      int generation) {
+    Map<String, String> swaps = new LinkedHashMap<>();
+    for (String key : keysOfGroup) {
+      swaps.put(key, ConditionalWrites.replacing(values.get(key), value(key, generation)));
+    }
+    return (int)
+        functional
+            .evalMany(swaps, ConditionalWrite.INSTANCE)
+            .filter(result -> ConditionalWrites.Outcome.of(result).won())
+            .count();
   }
 
   /** {@code keys} in consecutive groups of {@code size}, the last one shorter. */

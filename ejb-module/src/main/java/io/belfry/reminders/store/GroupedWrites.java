@@ -30,7 +30,8 @@ import org.jboss.logging.Logger;
  * names the server module {@code io.belfry.cache-functions}, and the deployment sees the function's
  * class from that module ({@code Dependencies} of the engine's jar). A deployment that sees its own
  * copy of the class instead, or a cache whose marshaller cannot carry it, writes key by key, as
- * before, and says so once at start.
+ * before (logged once at start: a warning where groups were asked for). Off by default: see {@link
+ * #ENABLED}.
  */
 final class GroupedWrites {
 
@@ -146,9 +147,15 @@ final class GroupedWrites {
     return pending.outcome();
   }
 
+  /** Whether a group is open on this thread: writes issued now may join it. */
+  boolean isOpen() {
+    return open.get() != null;
+  }
+
   /**
    * Sends one group and completes its writes' stages; never throws. Called with no group open on
-   * this thread, so that what the stages' callers write next goes on its own.
+   * this thread at the end of a block, so that what the stages' callbacks write then goes on its
+   * own; a full group sent in the middle of a block is sent with the next group already open.
    */
   private void send(Map<String, Pending> group) {
     if (group.isEmpty()) {

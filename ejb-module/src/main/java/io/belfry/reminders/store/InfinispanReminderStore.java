@@ -225,7 +225,7 @@ public final class InfinispanReminderStore implements ReminderStore {
    * its decision: a group's function decides again on each owner, from that owner's value.
    */
   private CompletableFuture<Outcome> inGroup(ReminderId id, String expected, String next) {
-    if (grouped == null || replicasMayDiffer()) {
+    if (grouped == null || !grouped.isOpen() || replicasMayDiffer()) {
       return null;
     }
     return grouped.add(id.cacheKey(), GroupedWrites.argument(expected, next));
@@ -234,16 +234,19 @@ public final class InfinispanReminderStore implements ReminderStore {
   @Override
   public CompletionStage<Optional<StoredReminder>> putIfAbsentAsync(ReminderRecord record) {
     ReminderId id = record.id();
+    String value;
+    CompletableFuture<Outcome> outcome;
     try {
-      CompletableFuture<Outcome> outcome = inGroup(id, null, written(record));
-      if (outcome != null) {
-        return outcome.thenApply(
-            o -> o.won() ? Optional.<StoredReminder>empty() : stored(id, o.current()));
-      }
+      value = written(record);
+      outcome = inGroup(id, null, value);
     } catch (RuntimeException e) {
-      return CompletableFuture.failedFuture(e);
+      return CompletableFuture.failedFuture(translated(e));
     }
-    return unblocked(() -> commands.putIfAbsentAsync(id.cacheKey(), written(record)))
+    if (outcome != null) {
+      return outcome.thenApply(
+          o -> o.won() ? Optional.<StoredReminder>empty() : stored(id, o.current()));
+    }
+    return unblocked(() -> commands.putIfAbsentAsync(id.cacheKey(), value))
         .thenApply(previous -> stored(id, previous));
   }
 
@@ -257,22 +260,21 @@ public final class InfinispanReminderStore implements ReminderStore {
 
   @Override
   public CompletionStage<Boolean> replaceAsync(StoredReminder expected, ReminderRecord next) {
+    String oldValue;
+    String newValue;
+    CompletableFuture<Outcome> outcome;
     try {
       requireSameId(expected, next);
-      CompletableFuture<Outcome> outcome =
-          inGroup(next.id(), CacheValues.toCache(expected.encoded()), written(next));
-      if (outcome != null) {
-        return outcome.thenApply(Outcome::won);
-      }
+      oldValue = CacheValues.toCache(expected.encoded());
+      newValue = written(next);
+      outcome = inGroup(next.id(), oldValue, newValue);
     } catch (RuntimeException e) {
-      return CompletableFuture.failedFuture(e);
+      return CompletableFuture.failedFuture(translated(e));
     }
-    return unblocked(
-        () -> {
-          requireSameId(expected, next);
-          return commands.replaceAsync(
-              next.id().cacheKey(), CacheValues.toCache(expected.encoded()), written(next));
-        });
+    if (outcome != null) {
+      return outcome.thenApply(Outcome::won);
+    }
+    return unblocked(() -> commands.replaceAsync(next.id().cacheKey(), oldValue, newValue));
   }
 
   /**
