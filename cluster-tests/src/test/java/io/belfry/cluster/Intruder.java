@@ -21,6 +21,7 @@ import org.jgroups.protocols.TCP;
 import org.jgroups.stack.Protocol;
 import org.jgroups.stack.ProtocolStack;
 import org.jgroups.util.MessageBatch;
+import org.jgroups.util.UUID;
 
 /**
  * A process that reaches the cluster's JGroups port without the cluster's key: a JGroups member in
@@ -38,10 +39,17 @@ final class Intruder implements AutoCloseable {
   private final Tap tap = new Tap();
   private final List<View> views = new CopyOnWriteArrayList<>();
 
-  private Intruder(String name, String config) {
+  /** Low bits of the next keyed intruder's address, see {@link #withKey}. */
+  private static final AtomicLong KEYED_ADDRESSES = new AtomicLong();
+
+  private Intruder(String name, String config, boolean lowestAddress) {
     try {
       channel = new JChannel(new ByteArrayInputStream(config.getBytes(StandardCharsets.UTF_8)));
       channel.setName(name);
+      if (lowestAddress) {
+        channel.addAddressGenerator(
+            () -> new UUID(Long.MIN_VALUE, KEYED_ADDRESSES.incrementAndGet()));
+      }
       channel.getProtocolStack().insertProtocol(tap, ProtocolStack.Position.ABOVE, TCP.class);
       channel.setReceiver(
           new Receiver() {
@@ -56,7 +64,13 @@ final class Intruder implements AutoCloseable {
     }
   }
 
-  /** Encrypts as the nodes do, with the key of {@code keyProperties} (another cluster's). */
+  /**
+   * Encrypts as the nodes do, with the key of {@code keyProperties} (another cluster's). Its
+   * address sorts below any random one, so the keyed intruders' coordinator is always the lowest
+   * coordinator MERGE3 hears of and leads their merge. With random addresses, a node's coordinator
+   * was the lowest about one time in three: it led the merge, the intruders could not read its
+   * requests, and the two never formed their view (CI, 2026-11-29).
+   */
   static Intruder withKey(String name, int port, String hosts, Path keyProperties) {
     Properties key = new Properties();
     try {
@@ -75,12 +89,12 @@ final class Intruder implements AutoCloseable {
                 key.getProperty("belfry.cluster.key-store"),
                 key.getProperty("belfry.cluster.key-password"),
                 key.getProperty("belfry.cluster.key-password"));
-    return new Intruder(name, config(port, hosts, encryption));
+    return new Intruder(name, config(port, hosts, encryption), true);
   }
 
   /** Sends and expects everything in clear, as the nodes did before they were encrypted. */
   static Intruder withoutKey(String name, int port, String hosts) {
-    return new Intruder(name, config(port, hosts, ""));
+    return new Intruder(name, config(port, hosts, ""), false);
   }
 
   private static String config(int port, String hosts, String encryption) {
