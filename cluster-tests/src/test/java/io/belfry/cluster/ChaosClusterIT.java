@@ -31,17 +31,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * A bounded chaos run on three real nodes: four clients set, replace and cancel reminders due a few
- * seconds ahead through the REST API of whichever nodes are up, for 80 s and until 5 s after the
- * second victim is back, while one node after another is killed with {@code kill -9} about every 20
- * s (or as soon as the previous one is back) and started again: two kills at least, both under the
- * load. Afterwards a checker compares the clients' log of acknowledged operations with the audit
- * table (and, where the audit lacks a row, with the stored tombstones) and reports: acknowledged
- * reminders that never fired (must be 0), occurrences fired twice in steady state (must be 0) and
- * during churn (reported), and fires of a version after its replace or cancel was acknowledged
- * (must be 0). Only loopback is used. The load lasts at least {@code -Dbelfry.chaos.seconds}
- * (default 80; longer runs found the failures of 2026-11-26 more often). The second test restarts a
- * node under writes and compares the replicas key by key.
+ * A bounded chaos run on three real nodes: four clients, each paced to {@code -Dbelfry.chaos.rate}
+ * operations a second (default 6), set, replace and cancel reminders due a few seconds ahead
+ * through the REST API of whichever nodes are up, for 80 s and until 5 s after the second victim is
+ * back, while one node after another is killed with {@code kill -9} about every 20 s (or as soon as
+ * the previous one is back) and started again: two kills at least, both under the load. Afterwards
+ * a checker compares the clients' log of acknowledged operations with the audit table (and, where
+ * the audit lacks a row, with the stored tombstones) and reports: acknowledged reminders that never
+ * fired (must be 0), occurrences fired twice in steady state (must be 0) and during churn
+ * (reported), and fires of a version after its replace or cancel was acknowledged (must be 0). Only
+ * loopback is used. The load lasts at least {@code -Dbelfry.chaos.seconds} (default 80; longer runs
+ * found the failures of 2026-11-26 more often). The second test restarts a node under writes and
+ * compares the replicas key by key.
  */
 @Tag("chaos")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
