@@ -50,9 +50,9 @@ class ChaosClusterIT {
 
   /**
    * How long the clients load the cluster at least; they go on until {@link #KILLS} victims are
-   * back. A node restarted under this load took 90-99 s to boot on the 2-core box (2026-11-28), so
-   * a load of fixed length ended before the second victim was back, and the second kill came after
-   * the clients had stopped.
+   * back. A node restarted under the then unpaced load took 90-99 s to boot on the 2-core box
+   * (2026-11-28), so a load of fixed length ended before the second victim was back, and the second
+   * kill came after the clients had stopped; paced ({@link #OPS_PER_CLIENT_PER_SECOND}), 33-56 s.
    */
   private static final Duration LOAD = Duration.ofSeconds(Long.getLong("belfry.chaos.seconds", 80));
 
