@@ -1,11 +1,14 @@
 package io.belfry.reminders.config;
 
+import io.belfry.reminders.store.PlainForm;
+import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.enterprise.inject.Typed;
+import org.infinispan.AdvancedCache;
 import org.infinispan.Cache;
 
 /**
@@ -47,23 +50,37 @@ public class ContainerResources {
   @Resource(lookup = BACKGROUND)
   private ManagedExecutorService background;
 
+  private AdvancedCache<String, String> plainReminders;
+
+  private AdvancedCache<String, String> plainEngines;
+
   /**
-   * The cache itself, not the wrapper that WildFly binds: every call on WildFly's {@code LazyCache}
-   * looks the cache up in its container again (with a parse of its media types), which took 2–7 %
-   * of a node's CPU in a three-node cluster taking sets (docs/performance.md). The deployment
-   * depends on the cache's service, so the cache resolved here lives as long as the deployment.
+   * Resolves both caches as plain Strings ({@link PlainForm}) and, before anything in this
+   * deployment reads them, moves what an earlier build stored in WildFly's per-deployment form and
+   * refuses a cluster where such a build still runs. Resolving once here also skips WildFly's
+   * {@code LazyCache}, which looks the cache up in its container again (with a parse of its media
+   * types) on every call: 2–7 % of a node's CPU in a three-node cluster taking sets
+   * (docs/performance.md). The deployment depends on the caches' services, so the caches resolved
+   * here live as long as the deployment.
    */
+  @PostConstruct
+  void resolvePlainForm() {
+    plainEngines = PlainForm.of(engines);
+    PlainForm.refuseEarlierEngines(plainEngines);
+    plainReminders = PlainForm.of(reminders);
+    PlainForm.migrate(reminders, plainReminders);
+  }
+
   @Produces
   @RemindersCache
   Cache<String, String> reminders() {
-    return reminders.getAdvancedCache();
+    return plainReminders;
   }
 
-  /** As {@link #reminders()}: the cache itself rather than WildFly's lazy wrapper. */
   @Produces
   @EnginesCache
   Cache<String, String> engines() {
-    return engines.getAdvancedCache();
+    return plainEngines;
   }
 
   // Typed: a scheduled executor is also a ManagedExecutorService, which must resolve to delivery.

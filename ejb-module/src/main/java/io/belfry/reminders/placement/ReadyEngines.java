@@ -1,5 +1,6 @@
 package io.belfry.reminders.placement;
 
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -64,6 +65,7 @@ public final class ReadyEngines {
   private volatile Runnable onChange = () -> {};
   private volatile boolean announced;
   private volatile boolean holdingBack;
+  private volatile boolean earlierBuildReported;
   private ScheduledFuture<?> announcer;
   private Changes listener;
 
@@ -208,7 +210,7 @@ public final class ReadyEngines {
   private void refresh() {
     String prefix = application + SEPARATOR;
     Set<UUID> now = new HashSet<>();
-    for (String key : engines.keySet()) {
+    for (String key : engineKeys()) {
       if (key.startsWith(prefix)) {
         now.add(UUID.fromString(key.substring(prefix.length())));
       }
@@ -234,7 +236,7 @@ public final class ReadyEngines {
     for (Address member : members) {
       liveSuffixes.add(String.valueOf(SEPARATOR) + member.getNodeUUID());
     }
-    for (String key : List.copyOf(engines.keySet())) {
+    for (String key : engineKeys()) {
       String suffix = key.substring(key.lastIndexOf(SEPARATOR));
       if (!liveSuffixes.contains(suffix)) {
         engines.remove(key);
@@ -244,6 +246,29 @@ public final class ReadyEngines {
       putOwnEntry();
     }
     changed();
+  }
+
+  /**
+   * The roster's keys. An entry that is not a String was written in WildFly's per-deployment form
+   * by an engine of an earlier build, which joined after this one started (PlainForm refuses the
+   * other order): it is left out, and said loudly, since that engine cannot see this build's
+   * reminders nor this build its.
+   */
+  private List<String> engineKeys() {
+    List<String> keys = new ArrayList<>();
+    for (Object key : (Set<?>) engines.keySet()) {
+      if (key instanceof String engineKey) {
+        keys.add(engineKey);
+      } else if (!earlierBuildReported) {
+        earlierBuildReported = true;
+        LOG.errorf(
+            "BELFRY-0118 An engine of an earlier Belfry build joined the cluster of %s (%s): it"
+                + " and this build cannot read each other's reminders. Stop every member and start"
+                + " them all on one build; see docs/operations.md, \"Upgrading\"",
+            application, key.getClass().getName());
+      }
+    }
+    return keys;
   }
 
   /** This node's entry: the key says which engine is ready, the value names the node for people. */

@@ -51,9 +51,9 @@ final class GroupedWrites {
    * stores a deployment's entries in ({@code ByteBufferMarshalledKey}, a ClassCastException in
    * {@link ConditionalWrite}), so every group with a key it owned failed. (That the node also did
    * not come up in time was the test's unpaced load, seen with groups off too.) Likely, not
-   * verified: that node's deployment had not yet registered the conversion from that form. Storing
-   * plain Strings (docs/performance.md, "the deployment's marshalled form") would remove the form
-   * altogether; until then, groups are for measurements on a settled cluster.
+   * verified: that node's deployment had not yet registered the conversion from that form. Belfry
+   * now stores plain Strings ({@link PlainForm}), so a function meets that form no more; groups
+   * stay off until the cluster suites have run with them on again.
    */
   static final String ENABLED = "belfry.cache.grouped-writes";
 

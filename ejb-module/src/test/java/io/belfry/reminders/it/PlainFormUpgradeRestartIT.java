@@ -1,0 +1,221 @@
+package io.belfry.reminders.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.belfry.reminders.api.DeliveryMode;
+import io.belfry.reminders.api.MisfirePolicy;
+import io.belfry.reminders.api.Schedule;
+import io.belfry.reminders.model.ReminderCodec;
+import io.belfry.reminders.model.ReminderId;
+import io.belfry.reminders.model.ReminderRecord;
+import io.belfry.reminders.model.ReminderState;
+import io.belfry.reminders.store.CacheValues;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.ContainerController;
+import org.jboss.arquillian.container.test.api.Deployer;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.container.test.api.TargetsContainer;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.EmptyAsset;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The upgrade from the builds that stored WildFly's per-deployment form to the plain form, on a
+ * real server and its file store: reminders an earlier build stored are read, fired once and kept
+ * across a restart by this build, none stays in the old form, and this build refuses to start
+ * beside a running engine of an earlier build.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class PlainFormUpgradeRestartIT {
+
+  private static final String CONTAINER = "wildfly-manual";
+  private static final String WRITER = "earlier-build";
+  private static final String APPLICATION = "upgrade-it";
+
+  /** The namespace the test application's engine serves (FireRecorder declares it). */
+  private static final String NAMESPACE = FireRecorder.NAMESPACE;
+
+  private static final String SERVER = "http://127.0.0.1:8080/";
+  private static final Duration WAIT = Duration.ofSeconds(60);
+
+  @Deployment(name = WRITER, managed = false, testable = false)
+  @TargetsContainer(CONTAINER)
+  static WebArchive writer() {
+    return ShrinkWrap.create(WebArchive.class, WRITER + ".war")
+        .addClasses(EarlierBuildWriter.class, EarlierBuildWriter.WriterApplication.class)
+        .addAsWebInfResource(EmptyAsset.INSTANCE, "beans.xml")
+        .setManifest(
+            new StringAsset(
+                "Manifest-Version: 1.0\n"
+                    + "Dependencies: org.infinispan.core, org.infinispan.commons\n"));
+  }
+
+  @Deployment(name = APPLICATION, managed = false, testable = false)
+  @TargetsContainer(CONTAINER)
+  static WebArchive application() {
+    return EngineDeployments.application(
+        APPLICATION,
+        FireRecorder.class,
+        RestartProbe.class,
+        RestartProbe.ProbeApplication.class,
+        UpgradeProbe.class);
+  }
+
+  @ArquillianResource ContainerController controller;
+
+  @ArquillianResource Deployer deployer;
+
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  @Test
+  void remindersOfAnEarlierBuild_afterTheUpgrade_fireOnceAndAreKeptInPlainForm() throws Exception {
+    String overdue = "overdue-" + UUID.randomUUID();
+    String future = "future-" + UUID.randomUUID();
+    String fired = "fired-" + UUID.randomUUID();
+    Instant later =
+        Instant.now().plus(Duration.ofHours(1)).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+    controller.start(CONTAINER);
+    try {
+      deployer.deploy(WRITER);
+      writeAsEarlierBuild(record(overdue, 3, Instant.now().minusSeconds(5), ReminderState.PENDING));
+      writeAsEarlierBuild(record(future, 7, later, ReminderState.PENDING));
+      writeAsEarlierBuild(record(fired, 4, Instant.now().minusSeconds(60), ReminderState.FIRED));
+      deployer.undeploy(WRITER);
+
+      deployer.deploy(APPLICATION); // this build's first start: it moves the entries
+      assertThat(fires(overdue, 1)).as("the overdue one fires").isEqualTo(1);
+      assertThat(get(future)).as("the future one is read").isEqualTo("PENDING v7 " + later);
+      assertThat(status("upgrade/reminders/" + NAMESPACE + "/" + fired))
+          .as("a tombstone stays one")
+          .isEqualTo(404);
+      assertThat(body("upgrade/wrapped")).as("entries left in the earlier form").isEqualTo("0");
+
+      controller.stop(CONTAINER);
+      controller.start(CONTAINER); // read back from the file store, as this build wrote it
+      assertThat(get(future)).as("kept across a restart").isEqualTo("PENDING v7 " + later);
+      assertThat(body("upgrade/wrapped")).as("entries in the earlier form").isEqualTo("0");
+      String sentinel = "sentinel-" + UUID.randomUUID();
+      int set = put("probe/reminders/" + sentinel + "?delayMs=300", "");
+      assertThat(set).isEqualTo(204);
+      assertThat(fires(sentinel, 1)).as("the engine runs after the restart").isEqualTo(1);
+      assertThat(fires(overdue, 0)).as("fired before the restart: never again").isZero();
+      assertThat(fires(fired, 0)).as("a tombstone never fires").isZero();
+    } finally {
+      deployer.undeploy(APPLICATION);
+      controller.stop(CONTAINER);
+    }
+  }
+
+  @Test
+  void thisBuild_besideARunningEngineOfAnEarlierBuild_refusesToStart() throws Exception {
+    String engine = APPLICATION + "/" + UUID.randomUUID();
+    controller.start(CONTAINER);
+    try {
+      deployer.deploy(WRITER);
+      assertThat(put("earlier-build/engines/" + encode(engine), "")).isEqualTo(204);
+      assertThatThrownBy(() -> deployer.deploy(APPLICATION))
+          .as("the deployment fails while an earlier build's engine is announced")
+          .hasStackTraceContaining("BELFRY-0032");
+      deployer.undeploy(APPLICATION);
+
+      assertThat(delete("earlier-build/engines/" + encode(engine))).isEqualTo(204);
+      deployer.deploy(APPLICATION);
+      String sentinel = "sentinel-" + UUID.randomUUID();
+      assertThat(put("probe/reminders/" + sentinel + "?delayMs=300", "")).isEqualTo(204);
+      assertThat(fires(sentinel, 1)).as("starts once that engine is gone").isEqualTo(1);
+    } finally {
+      deployer.undeploy(APPLICATION);
+      deployer.undeploy(WRITER);
+      controller.stop(CONTAINER);
+    }
+  }
+
+  private static ReminderRecord record(String key, long version, Instant due, ReminderState state) {
+    long now = System.currentTimeMillis();
+    return new ReminderRecord(
+        ReminderId.of(NAMESPACE, key),
+        version,
+        state,
+        new Schedule.Once(),
+        due.toEpochMilli(),
+        1,
+        null,
+        null,
+        MisfirePolicy.FIRE_ONCE,
+        null,
+        DeliveryMode.AT_MOST_ONCE,
+        "earlier".getBytes(StandardCharsets.UTF_8),
+        null,
+        now,
+        now);
+  }
+
+  private void writeAsEarlierBuild(ReminderRecord record) throws Exception {
+    String value = CacheValues.toCache(ReminderCodec.encode(record));
+    int status = put("earlier-build/reminders/" + encode(record.id().cacheKey()), value);
+    assertThat(status).as("written as an earlier build: %s", record.id()).isEqualTo(204);
+  }
+
+  private String get(String key) throws Exception {
+    return body("upgrade/reminders/" + NAMESPACE + "/" + key);
+  }
+
+  private int fires(String key, int atLeast) throws Exception {
+    String query = "?atLeast=" + atLeast + "&waitMs=" + (atLeast > 0 ? WAIT.toMillis() : 0);
+    return Integer.parseInt(body("probe/fires/" + key + query).trim());
+  }
+
+  private String body(String path) throws Exception {
+    HttpResponse<String> response = send(HttpRequest.newBuilder(uri(path)).GET());
+    assertThat(response.statusCode()).as("GET %s: %s", path, response.body()).isEqualTo(200);
+    return response.body();
+  }
+
+  private int status(String path) throws Exception {
+    return send(HttpRequest.newBuilder(uri(path)).GET()).statusCode();
+  }
+
+  private int put(String path, String body) throws Exception {
+    return send(HttpRequest.newBuilder(uri(path))
+            .header("Content-Type", "text/plain")
+            .PUT(HttpRequest.BodyPublishers.ofString(body)))
+        .statusCode();
+  }
+
+  private int delete(String path) throws Exception {
+    return send(HttpRequest.newBuilder(uri(path)).DELETE()).statusCode();
+  }
+
+  private HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static URI uri(String path) {
+    return URI.create(
+        SERVER
+            + (path.startsWith("probe") || path.startsWith("upgrade")
+                ? APPLICATION + "/"
+                : WRITER + "/")
+            + path);
+  }
+
+  private static String encode(String segment) {
+    return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+}
