@@ -1,8 +1,11 @@
 package io.belfry.reminders.store;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.infinispan.AdvancedCache;
 import org.infinispan.Cache;
 import org.infinispan.commons.dataconversion.MediaType;
@@ -35,6 +38,9 @@ public final class PlainForm {
 
   private static final Logger LOG = Logger.getLogger(PlainForm.class);
 
+  /** Wrapped entries moved per round: their plain writes are in flight together. */
+  static final int CHUNK = 512;
+
   private PlainForm() {}
 
   /**
@@ -64,27 +70,36 @@ public final class PlainForm {
     DataConversion keys = deploymentView.getAdvancedCache().getKeyDataConversion();
     DataConversion values = deploymentView.getAdvancedCache().getValueDataConversion();
     AdvancedCache<Object, Object> local = localRaw(plain);
-    List<Map.Entry<Object, Object>> wrapped = wrappedEntries(local);
+    List<Object> wrapped = wrappedKeys(local);
+    if (wrapped.isEmpty()) {
+      return 0;
+    }
+    long startNanos = System.nanoTime();
     int folded = 0;
-    for (Map.Entry<Object, Object> entry : wrapped) {
-      Object key = keys.fromStorage(entry.getKey());
-      Object value = values.fromStorage(entry.getValue());
-      if (!(key instanceof String cacheKey) || !(value instanceof String encoded)) {
-        LOG.warnf(
-            "BELFRY-0031 Left %s in cache %s as it is: not a reminder in an earlier build's form",
-            entry.getKey().getClass().getName(), plain.getName());
-        continue;
+    for (int from = 0; from < wrapped.size(); from += CHUNK) {
+      List<Object> chunk = wrapped.subList(from, Math.min(wrapped.size(), from + CHUNK));
+      Map<String, String> decoded = new LinkedHashMap<>();
+      List<Object> foldedKeys = new ArrayList<>();
+      for (Map.Entry<Object, Object> entry : local.getAll(new LinkedHashSet<>(chunk)).entrySet()) {
+        Object key = keys.fromStorage(entry.getKey());
+        Object value = values.fromStorage(entry.getValue());
+        if (key instanceof String cacheKey && value instanceof String encoded) {
+          decoded.put(cacheKey, encoded);
+          foldedKeys.add(entry.getKey());
+        } else {
+          LOG.warnf(
+              "BELFRY-0031 Left %s in cache %s as it is: not a reminder in an earlier build's form",
+              entry.getKey().getClass().getName(), plain.getName());
+        }
       }
-      fold(plain, cacheKey, encoded);
-      local.remove(entry.getKey());
-      folded++;
+      foldAll(plain, decoded);
+      join(foldedKeys.stream().map(local::removeAsync).toList());
+      folded += foldedKeys.size();
     }
-    if (folded > 0) {
-      LOG.infof(
-          "BELFRY-0030 Moved %d entries of cache %s on this node from WildFly's per-deployment form"
-              + " to plain Strings",
-          folded, plain.getName());
-    }
+    LOG.infof(
+        "BELFRY-0030 Moved %d entries of cache %s on this node from WildFly's per-deployment form"
+            + " to plain Strings in %d ms",
+        folded, plain.getName(), (System.nanoTime() - startNanos) / 1_000_000);
     return folded;
   }
 
@@ -114,28 +129,45 @@ public final class PlainForm {
     }
   }
 
-  /** Writes {@code encoded} under {@code cacheKey} unless what the key holds beats it. */
-  private static void fold(AdvancedCache<String, String> plain, String cacheKey, String encoded) {
-    while (true) {
-      String held = plain.putIfAbsent(cacheKey, encoded);
-      if (held == null || !VersionMerge.beats(cacheKey, encoded, held)) {
-        return;
-      }
+  /**
+   * Writes each value under its key unless what the key holds beats it: the chunk's writes are in
+   * flight together (one replicated round trip each, not one after another), and the rare key that
+   * already holds an older value is then replaced one by one.
+   */
+  private static void foldAll(AdvancedCache<String, String> plain, Map<String, String> decoded) {
+    Map<String, CompletableFuture<String>> held = new LinkedHashMap<>();
+    decoded.forEach((key, value) -> held.put(key, plain.putIfAbsentAsync(key, value)));
+    join(List.copyOf(held.values()));
+    held.forEach((key, previous) -> fold(plain, key, decoded.get(key), previous.join()));
+  }
+
+  /** Replaces {@code held} with {@code encoded} while {@code encoded} beats what the key holds. */
+  private static void fold(
+      AdvancedCache<String, String> plain, String cacheKey, String encoded, String held) {
+    while (held != null && VersionMerge.beats(cacheKey, encoded, held)) {
       if (plain.replace(cacheKey, held, encoded)) {
         return;
       }
+      held = plain.putIfAbsent(cacheKey, encoded);
     }
   }
 
-  private static List<Map.Entry<Object, Object>> wrappedEntries(
-      AdvancedCache<Object, Object> local) {
-    // an iterator, not a stream: a cache stream's lambdas would have to be marshallable
-    List<Map.Entry<Object, Object>> wrapped = new ArrayList<>();
-    try (CloseableIterator<Map.Entry<Object, Object>> entries = local.entrySet().iterator()) {
-      while (entries.hasNext()) {
-        Map.Entry<Object, Object> entry = entries.next();
-        if (!(entry.getKey() instanceof String)) {
-          wrapped.add(Map.entry(entry.getKey(), entry.getValue()));
+  private static void join(List<? extends CompletableFuture<?>> writes) {
+    CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).join();
+  }
+
+  /**
+   * This node's keys in the wrapped form, memory and file store (an iterator, not a stream: a cache
+   * stream's lambdas would have to be marshallable). Keys only, so that a node holding millions
+   * does not hold their values twice while it moves them.
+   */
+  private static List<Object> wrappedKeys(AdvancedCache<Object, Object> local) {
+    List<Object> wrapped = new ArrayList<>();
+    try (CloseableIterator<Object> keys = local.keySet().iterator()) {
+      while (keys.hasNext()) {
+        Object key = keys.next();
+        if (!(key instanceof String)) {
+          wrapped.add(key);
         }
       }
     }
