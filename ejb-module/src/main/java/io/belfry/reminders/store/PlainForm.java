@@ -130,13 +130,22 @@ public final class PlainForm {
   }
 
   /**
-   * Writes each value under its key unless what the key holds beats it: the chunk's writes are in
-   * flight together (one replicated round trip each, not one after another), and the rare key that
-   * already holds an older value is then replaced one by one.
+   * Writes each value under its key unless what the key holds beats it. A key this node already
+   * holds in plain form, at least as new, needs no write: a node that joins a cluster already moved
+   * has received the plain entries, and only drops its old copies. The others' writes are in flight
+   * together (one replicated round trip each, not one after another), and the rare key that holds
+   * an older value is then replaced one by one.
    */
   private static void foldAll(AdvancedCache<String, String> plain, Map<String, String> decoded) {
+    AdvancedCache<String, String> local = plain.withFlags(Flag.CACHE_MODE_LOCAL);
     Map<String, CompletableFuture<String>> held = new LinkedHashMap<>();
-    decoded.forEach((key, value) -> held.put(key, plain.putIfAbsentAsync(key, value)));
+    decoded.forEach(
+        (key, value) -> {
+          String here = local.get(key);
+          if (here == null || VersionMerge.beats(key, value, here)) {
+            held.put(key, plain.putIfAbsentAsync(key, value));
+          }
+        });
     join(List.copyOf(held.values()));
     held.forEach((key, previous) -> fold(plain, key, decoded.get(key), previous.join()));
   }
