@@ -3,14 +3,12 @@ package io.belfry.reminders.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.belfry.reminders.api.DeliveryMode;
-import io.belfry.reminders.api.MisfirePolicy;
-import io.belfry.reminders.api.Schedule;
 import io.belfry.reminders.model.ReminderCodec;
 import io.belfry.reminders.model.ReminderId;
 import io.belfry.reminders.model.ReminderRecord;
 import io.belfry.reminders.model.ReminderState;
 import io.belfry.reminders.store.CacheValues;
+import io.belfry.reminders.store.VersionMergeTest;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -93,9 +91,11 @@ class PlainFormUpgradeRestartIT {
     controller.start(CONTAINER);
     try {
       deployer.deploy(WRITER);
-      writeAsEarlierBuild(record(overdue, 3, Instant.now().minusSeconds(5), ReminderState.PENDING));
-      writeAsEarlierBuild(record(future, 7, later, ReminderState.PENDING));
-      writeAsEarlierBuild(record(fired, 4, Instant.now().minusSeconds(60), ReminderState.FIRED));
+      writeAsEarlierBuild(pending(overdue, 3, Instant.now().minusSeconds(5)));
+      writeAsEarlierBuild(pending(future, 7, later));
+      writeAsEarlierBuild(
+          pending(fired, 4, Instant.now().minusSeconds(60))
+              .tombstone(ReminderState.FIRED, System.currentTimeMillis()));
       deployer.undeploy(WRITER);
 
       deployer.deploy(APPLICATION); // this build's first start: it moves the entries
@@ -146,24 +146,8 @@ class PlainFormUpgradeRestartIT {
     }
   }
 
-  private static ReminderRecord record(String key, long version, Instant due, ReminderState state) {
-    long now = System.currentTimeMillis();
-    return new ReminderRecord(
-        ReminderId.of(NAMESPACE, key),
-        version,
-        state,
-        new Schedule.Once(),
-        due.toEpochMilli(),
-        1,
-        null,
-        null,
-        MisfirePolicy.FIRE_ONCE,
-        null,
-        DeliveryMode.AT_MOST_ONCE,
-        "earlier".getBytes(StandardCharsets.UTF_8),
-        null,
-        now,
-        now);
+  private static ReminderRecord pending(String key, long version, Instant due) {
+    return VersionMergeTest.live(ReminderId.of(NAMESPACE, key), version, due);
   }
 
   private void writeAsEarlierBuild(ReminderRecord record) throws Exception {

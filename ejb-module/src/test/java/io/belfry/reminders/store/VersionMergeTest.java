@@ -10,6 +10,7 @@ import io.belfry.reminders.model.ReminderId;
 import io.belfry.reminders.model.ReminderRecord;
 import io.belfry.reminders.model.ReminderState;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import org.infinispan.container.entries.CacheEntry;
@@ -66,12 +67,17 @@ public class VersionMergeTest {
 
   /** A pending one-shot record of this id and version (also for the cluster repair test). */
   public static ReminderRecord live(ReminderId id, long version) {
+    return live(id, version, Instant.ofEpochMilli(1_795_000_900_000L));
+  }
+
+  /** A pending one-shot record of this id and version, due at {@code due}. */
+  public static ReminderRecord live(ReminderId id, long version, Instant due) {
     return new ReminderRecord(
         id,
         version,
         ReminderState.PENDING,
         new Schedule.Once(),
-        1_795_000_900_000L,
+        due.toEpochMilli(),
         1,
         null,
         null,
