@@ -110,14 +110,7 @@ public final class PlainForm {
    * new build.
    */
   public static void refuseEarlierEngines(AdvancedCache<String, String> engines) {
-    long earlier = 0;
-    try (CloseableIterator<Object> keys = localRaw(engines).keySet().iterator()) {
-      while (keys.hasNext()) {
-        if (!(keys.next() instanceof String)) {
-          earlier++;
-        }
-      }
-    }
+    int earlier = wrappedKeys(localRaw(engines)).size();
     if (earlier > 0) {
       throw new IllegalStateException(
           "BELFRY-0032 "

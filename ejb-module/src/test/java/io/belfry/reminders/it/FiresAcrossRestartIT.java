@@ -2,10 +2,6 @@ package io.belfry.reminders.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
@@ -30,7 +26,7 @@ class FiresAcrossRestartIT {
 
   private static final String CONTAINER = "wildfly-manual";
   private static final String DEPLOYMENT = "restart-it";
-  private static final String BASE = "http://127.0.0.1:8080/restart-it/probe/";
+  private static final String BASE = "http://127.0.0.1:8080/restart-it/";
   private static final Duration WAIT = Duration.ofSeconds(60);
 
   @Deployment(name = DEPLOYMENT, managed = false, testable = false)
@@ -44,7 +40,7 @@ class FiresAcrossRestartIT {
 
   @ArquillianResource Deployer deployer;
 
-  private final HttpClient http = HttpClient.newHttpClient();
+  private final ProbeClient probe = new ProbeClient(BASE);
 
   @Test
   void reminderDueDuringDowntime_firesAfterRestart_andFiredOneNeverFiresAgain() throws Exception {
@@ -75,33 +71,16 @@ class FiresAcrossRestartIT {
   }
 
   private void set(String key, long delayMs) throws Exception {
-    int status =
-        http.send(
-                HttpRequest.newBuilder(
-                        URI.create(BASE + "reminders/" + key + "?delayMs=" + delayMs))
-                    .PUT(HttpRequest.BodyPublishers.noBody())
-                    .build(),
-                HttpResponse.BodyHandlers.discarding())
-            .statusCode();
-    assertThat(status).as("set %s", key).isEqualTo(204);
+    probe.set(key, delayMs);
   }
 
   private int fires(String key) throws Exception {
-    return fires(key, 0);
-  }
-
-  /** Long-polls the probe: the server waits on its recorder's condition, up to {@link #WAIT}. */
-  private int fires(String key, int atLeast) throws Exception {
-    String query = "?atLeast=" + atLeast + "&waitMs=" + WAIT.toMillis();
-    HttpResponse<String> response =
-        http.send(
-            HttpRequest.newBuilder(URI.create(BASE + "fires/" + key + query)).GET().build(),
-            HttpResponse.BodyHandlers.ofString());
-    assertThat(response.statusCode()).isEqualTo(200);
-    return Integer.parseInt(response.body().trim());
+    return probe.fires(key, 0, WAIT);
   }
 
   private void awaitFires(String key, int count) throws Exception {
-    assertThat(fires(key, count)).as("%s fired within %s", key, WAIT).isGreaterThanOrEqualTo(count);
+    assertThat(probe.fires(key, count, WAIT))
+        .as("%s fired within %s", key, WAIT)
+        .isGreaterThanOrEqualTo(count);
   }
 }

@@ -9,12 +9,6 @@ import io.belfry.reminders.model.ReminderRecord;
 import io.belfry.reminders.model.ReminderState;
 import io.belfry.reminders.store.CacheValues;
 import io.belfry.reminders.store.VersionMergeTest;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
@@ -79,7 +73,8 @@ class PlainFormUpgradeRestartIT {
 
   @ArquillianResource Deployer deployer;
 
-  private final HttpClient http = HttpClient.newHttpClient();
+  private final ProbeClient app = new ProbeClient(SERVER + APPLICATION + "/");
+  private final ProbeClient writer = new ProbeClient(SERVER + WRITER + "/");
 
   @Test
   void remindersOfAnEarlierBuild_afterTheUpgrade_fireOnceAndAreKeptInPlainForm() throws Exception {
@@ -101,18 +96,17 @@ class PlainFormUpgradeRestartIT {
       deployer.deploy(APPLICATION); // this build's first start: it moves the entries
       assertThat(fires(overdue, 1)).as("the overdue one fires").isEqualTo(1);
       assertThat(get(future)).as("the future one is read").isEqualTo("PENDING v7 " + later);
-      assertThat(status("upgrade/reminders/" + NAMESPACE + "/" + fired))
+      assertThat(app.status("upgrade/reminders/" + NAMESPACE + "/" + fired))
           .as("a tombstone stays one")
           .isEqualTo(404);
-      assertThat(body("upgrade/wrapped")).as("entries left in the earlier form").isEqualTo("0");
+      assertThat(app.body("upgrade/wrapped")).as("entries left in the earlier form").isEqualTo("0");
 
       controller.stop(CONTAINER);
       controller.start(CONTAINER); // read back from the file store, as this build wrote it
       assertThat(get(future)).as("kept across a restart").isEqualTo("PENDING v7 " + later);
-      assertThat(body("upgrade/wrapped")).as("entries in the earlier form").isEqualTo("0");
+      assertThat(app.body("upgrade/wrapped")).as("entries in the earlier form").isEqualTo("0");
       String sentinel = "sentinel-" + UUID.randomUUID();
-      int set = put("probe/reminders/" + sentinel + "?delayMs=300", "");
-      assertThat(set).isEqualTo(204);
+      app.set(sentinel, 300);
       assertThat(fires(sentinel, 1)).as("the engine runs after the restart").isEqualTo(1);
       assertThat(fires(overdue, 0)).as("fired before the restart: never again").isZero();
       assertThat(fires(fired, 0)).as("a tombstone never fires").isZero();
@@ -128,16 +122,18 @@ class PlainFormUpgradeRestartIT {
     controller.start(CONTAINER);
     try {
       deployer.deploy(WRITER);
-      assertThat(put("earlier-build/engines/" + encode(engine), "")).isEqualTo(204);
+      assertThat(writer.put("earlier-build/engines/" + ProbeClient.segment(engine), ""))
+          .isEqualTo(204);
       assertThatThrownBy(() -> deployer.deploy(APPLICATION))
           .as("the deployment fails while an earlier build's engine is announced")
           .hasStackTraceContaining("BELFRY-0032");
       deployer.undeploy(APPLICATION);
 
-      assertThat(delete("earlier-build/engines/" + encode(engine))).isEqualTo(204);
+      assertThat(writer.delete("earlier-build/engines/" + ProbeClient.segment(engine)))
+          .isEqualTo(204);
       deployer.deploy(APPLICATION);
       String sentinel = "sentinel-" + UUID.randomUUID();
-      assertThat(put("probe/reminders/" + sentinel + "?delayMs=300", "")).isEqualTo(204);
+      app.set(sentinel, 300);
       assertThat(fires(sentinel, 1)).as("starts once that engine is gone").isEqualTo(1);
     } finally {
       deployer.undeploy(APPLICATION);
@@ -152,54 +148,16 @@ class PlainFormUpgradeRestartIT {
 
   private void writeAsEarlierBuild(ReminderRecord record) throws Exception {
     String value = CacheValues.toCache(ReminderCodec.encode(record));
-    int status = put("earlier-build/reminders/" + encode(record.id().cacheKey()), value);
+    int status =
+        writer.put("earlier-build/reminders/" + ProbeClient.segment(record.id().cacheKey()), value);
     assertThat(status).as("written as an earlier build: %s", record.id()).isEqualTo(204);
   }
 
   private String get(String key) throws Exception {
-    return body("upgrade/reminders/" + NAMESPACE + "/" + key);
+    return app.body("upgrade/reminders/" + NAMESPACE + "/" + key);
   }
 
   private int fires(String key, int atLeast) throws Exception {
-    String query = "?atLeast=" + atLeast + "&waitMs=" + (atLeast > 0 ? WAIT.toMillis() : 0);
-    return Integer.parseInt(body("probe/fires/" + key + query).trim());
-  }
-
-  private String body(String path) throws Exception {
-    HttpResponse<String> response = send(HttpRequest.newBuilder(uri(path)).GET());
-    assertThat(response.statusCode()).as("GET %s: %s", path, response.body()).isEqualTo(200);
-    return response.body();
-  }
-
-  private int status(String path) throws Exception {
-    return send(HttpRequest.newBuilder(uri(path)).GET()).statusCode();
-  }
-
-  private int put(String path, String body) throws Exception {
-    return send(HttpRequest.newBuilder(uri(path))
-            .header("Content-Type", "text/plain")
-            .PUT(HttpRequest.BodyPublishers.ofString(body)))
-        .statusCode();
-  }
-
-  private int delete(String path) throws Exception {
-    return send(HttpRequest.newBuilder(uri(path)).DELETE()).statusCode();
-  }
-
-  private HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
-    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-  }
-
-  private static URI uri(String path) {
-    return URI.create(
-        SERVER
-            + (path.startsWith("probe") || path.startsWith("upgrade")
-                ? APPLICATION + "/"
-                : WRITER + "/")
-            + path);
-  }
-
-  private static String encode(String segment) {
-    return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
+    return app.fires(key, atLeast, WAIT);
   }
 }
