@@ -1,7 +1,6 @@
 package io.belfry.audit;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.belfry.reminders.api.ReminderActivity.Type;
 import io.belfry.schema.LocalPostgres;
@@ -62,14 +61,9 @@ class AuditIdCacheTest {
 
   @Test
   void postgresql_versionTwoRecorded_sequenceLeftAsItWas() throws Exception {
-    PGSimpleDataSource admin = LocalPostgres.dataSource(null);
-    assumeTrue(
-        LocalPostgres.reachable(admin),
-        "PostgreSQL on 127.0.0.1:5432 (database test) is not running");
-    String schema = "belfry_id_cache_" + UUID.randomUUID().toString().replace('-', '_');
-    LocalPostgres.execute(admin, "CREATE SCHEMA " + schema);
-    try {
-      PGSimpleDataSource pg = LocalPostgres.dataSource(schema);
+    try (LocalPostgres.FreshSchema fresh = LocalPostgres.freshSchema("belfry_id_cache_")) {
+      String schema = fresh.name();
+      PGSimpleDataSource pg = fresh.dataSource();
       AuditSchema.migrate(pg);
       new AuditRows(pg).insert(records("pg", 3));
 
@@ -82,8 +76,6 @@ class AuditIdCacheTest {
                       + "' AND sequencename = 'belfry_audit_id_seq'"))
           .isEqualTo(1);
       assertThat(query(pg, "SELECT COUNT(*) FROM belfry_audit")).isEqualTo(3);
-    } finally {
-      LocalPostgres.execute(admin, "DROP SCHEMA " + schema + " CASCADE");
     }
   }
 

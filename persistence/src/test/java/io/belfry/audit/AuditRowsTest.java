@@ -3,7 +3,6 @@ package io.belfry.audit;
 import static io.belfry.audit.AuditTestDatabase.activity;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.belfry.reminders.api.ReminderActivity;
 import io.belfry.reminders.api.ReminderActivity.Type;
@@ -83,14 +82,9 @@ class AuditRowsTest {
       AuditSchema.migrate(h2);
       return h2;
     }
-    DataSource admin = LocalPostgres.dataSource(null);
-    assumeTrue(
-        LocalPostgres.reachable(admin),
-        "PostgreSQL on 127.0.0.1:5432 (database test) is not running");
-    String schema = "belfry_audit_rows_" + UUID.randomUUID().toString().replace('-', '_');
-    LocalPostgres.execute(admin, "CREATE SCHEMA " + schema);
-    cleanups.add(() -> LocalPostgres.execute(admin, "DROP SCHEMA " + schema + " CASCADE"));
-    DataSource pg = LocalPostgres.dataSource(schema);
+    LocalPostgres.FreshSchema schema = LocalPostgres.freshSchema("belfry_audit_rows_");
+    cleanups.add(schema);
+    DataSource pg = schema.dataSource();
     AuditSchema.migrate(pg);
     return pg;
   }

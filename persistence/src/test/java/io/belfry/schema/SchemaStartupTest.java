@@ -2,7 +2,6 @@ package io.belfry.schema;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.belfry.audit.AuditSchema;
 import io.belfry.sinks.SinkSchema;
@@ -47,18 +46,10 @@ class SchemaStartupTest {
   @Test
   void freshPostgresqlSchema_nodesMigratingAtOnce_allSucceed_eachMigrationAppliedOnce()
       throws Exception {
-    String schema = "belfry_schema_test_" + UUID.randomUUID().toString().replace('-', '_');
-    PGSimpleDataSource admin = LocalPostgres.dataSource(null);
-    assumeTrue(
-        LocalPostgres.reachable(admin),
-        "PostgreSQL on 127.0.0.1:5432 (database test) is not running");
-    LocalPostgres.execute(admin, "CREATE SCHEMA " + schema);
-    try {
-      PGSimpleDataSource pg = LocalPostgres.dataSource(schema);
+    try (LocalPostgres.FreshSchema fresh = LocalPostgres.freshSchema("belfry_schema_test_")) {
+      PGSimpleDataSource pg = fresh.dataSource();
       migrateAtOnce(pg);
       assertAppliedOnce(pg);
-    } finally {
-      LocalPostgres.execute(admin, "DROP SCHEMA " + schema + " CASCADE");
     }
   }
 
