@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
-import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -74,13 +73,9 @@ class AuditRowsTest {
 
   private DataSource migrated(String database) throws SQLException {
     if (database.equals("h2")) {
-      JdbcDataSource h2 = new JdbcDataSource();
-      h2.setURL("jdbc:h2:mem:audit-rows-" + UUID.randomUUID());
-      h2.setUser("sa");
-      Connection keepOpen = h2.getConnection();
-      cleanups.add(keepOpen);
-      AuditSchema.migrate(h2);
-      return h2;
+      AuditTestDatabase h2 = new AuditTestDatabase("audit-rows-" + UUID.randomUUID());
+      cleanups.add(h2);
+      return h2.dataSource;
     }
     LocalPostgres.FreshSchema schema = LocalPostgres.freshSchema("belfry_audit_rows_");
     cleanups.add(schema);
