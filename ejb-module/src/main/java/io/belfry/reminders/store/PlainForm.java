@@ -159,13 +159,23 @@ public final class PlainForm {
   }
 
   /**
-   * This node's keys in the wrapped form, memory and file store (an iterator, not a stream: a cache
-   * stream's lambdas would have to be marshallable). Keys only, so that a node holding millions
-   * does not hold their values twice while it moves them.
+   * This node's keys in the wrapped form (an iterator, not a stream: a cache stream's lambdas would
+   * have to be marshallable). Keys only, so that a node holding millions does not hold their values
+   * twice while it moves them.
+   *
+   * <p>Where memory holds every entry of the file store (preloaded at the cache's start, nothing
+   * evicted: the default, see {@link InfinispanReminderStore#holdsEveryEntry}), memory alone is
+   * read. Reading the store's keys as well found nothing more and cost every start seconds per
+   * million entries (docs/performance.md, "A graceful restart … plain form"). Where memory is
+   * bounded, some entries are on disk only, and the store is read too.
    */
-  private static List<Object> wrappedKeys(AdvancedCache<Object, Object> local) {
+  static List<Object> wrappedKeys(AdvancedCache<Object, Object> local) {
+    AdvancedCache<Object, Object> source =
+        InfinispanReminderStore.holdsEveryEntry(local)
+            ? local.withFlags(Flag.SKIP_CACHE_LOAD)
+            : local;
     List<Object> wrapped = new ArrayList<>();
-    try (CloseableIterator<Object> keys = local.keySet().iterator()) {
+    try (CloseableIterator<Object> keys = source.keySet().iterator()) {
       while (keys.hasNext()) {
         Object key = keys.next();
         if (!(key instanceof String)) {
