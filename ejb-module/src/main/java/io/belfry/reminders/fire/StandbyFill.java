@@ -35,6 +35,12 @@ final class StandbyFill {
   /** A chain of steps is scheduled or under way; set under the lock, cleared by the chain. */
   private volatile boolean scheduled;
 
+  // What the chain under way has read, for its log line; written by the chain's steps, which run
+  // one after another.
+  private long chainStartNanos;
+  private int chainSegments;
+  private long chainEntries;
+
   /**
    * @param readyToFire whether the scheduler runs and has recovered; read under the lock
    */
@@ -68,6 +74,9 @@ final class StandbyFill {
       fillAll();
     } else if (!scheduled && readyToFire.getAsBoolean()) {
       scheduled = true;
+      chainStartNanos = System.nanoTime();
+      chainSegments = 0;
+      chainEntries = 0;
       schedule();
     }
   }
@@ -99,6 +108,7 @@ final class StandbyFill {
       context.leave(previous);
       if (!more) {
         scheduled = false;
+        logChain();
       }
     }
     if (more) {
@@ -139,9 +149,23 @@ final class StandbyFill {
       // segments, which the step's older read never replaces.
       inbox.drainInto(index);
       index.standby().fill(step, found);
+      chainSegments += step.segments().cardinality();
+      chainEntries += found.stream().mapToLong(List::size).sum();
       return true;
     } finally {
       lock.unlock();
+    }
+  }
+
+  /**
+   * How long a chain took to read the segments this node does not own: on a joiner that holds back,
+   * most of the time between holding the whole replica and firing its share.
+   */
+  private void logChain() {
+    if (chainSegments > 0) {
+      LOG.infof(
+          "BELFRY-0346 Standby hints read for %d segments (%d entries) in %d ms",
+          chainSegments, chainEntries, (System.nanoTime() - chainStartNanos) / 1_000_000);
     }
   }
 
