@@ -35,8 +35,8 @@ final class StandbyFill {
   /** A chain of steps is scheduled or under way; set under the lock, cleared by the chain. */
   private volatile boolean scheduled;
 
-  // What the chain under way has read, for its log line; written by the chain's steps, which run
-  // one after another.
+  // What the chain under way has read, for its log line: reset when a chain starts, then added to
+  // by its steps, which run one after another (handed on through the timer, so no two at once).
   private long chainStartNanos;
   private int chainSegments;
   private long chainEntries;
