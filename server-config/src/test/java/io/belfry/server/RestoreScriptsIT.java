@@ -76,6 +76,7 @@ class RestoreScriptsIT {
           "scheduled-executors",
               "/subsystem=ee:read-children-names(child-type=managed-scheduled-executor-service)",
           "executors", "/subsystem=ee:read-children-names(child-type=managed-executor-service)",
+          "io-threads", "/subsystem=io/worker=default:read-attribute(name=io-threads)",
           "jdbc-drivers", "/subsystem=datasources:read-children-names(child-type=jdbc-driver)",
           "data-sources", "/subsystem=datasources:read-children-names(child-type=data-source)",
           "custom-realms", "/subsystem=elytron:read-children-names(child-type=custom-realm)",
@@ -191,6 +192,7 @@ class RestoreScriptsIT {
   @Test
   void restoreThenConfigure_onRunningServer_removesThenRestoresEveryResource() throws Exception {
     assertConfigured(bootState, "as provisioned");
+    assertOneIoThread(bootState, "as provisioned");
 
     for (String script : reversed(SCRIPTS)) {
       runScript("restore-" + script + ".cli");
@@ -204,6 +206,10 @@ class RestoreScriptsIT {
     assertThat(string(restored, "ee-channel-stack")).isEqualTo("udp");
     assertThat(names(restored, "scheduled-executors")).doesNotContain("belfry-scheduler");
     assertThat(names(restored, "executors")).doesNotContain("belfry-delivery");
+    // the io subsystem answers the number in use: undefined, or WildFly's two per core
+    assertThat(restored.get("io-threads"))
+        .as("the HTTP listener's I/O threads back to WildFly's default")
+        .isNotEqualTo(Json.createValue("1"));
     assertThat(names(restored, "jdbc-drivers")).doesNotContain("postgresql").contains("h2");
     assertThat(names(restored, "data-sources")).doesNotContain("BelfryDS");
     assertThat(names(restored, "custom-realms")).doesNotContain("belfry-realm");
@@ -217,7 +223,20 @@ class RestoreScriptsIT {
     assertConfigured(read(both()), "after the configure scripts");
 
     cli("reload", List.of("--command=:reload"));
-    assertConfigured(awaitRunning(BOOT_TIMEOUT), "after reload");
+    Map<String, JsonValue> reloaded = awaitRunning(BOOT_TIMEOUT);
+    assertConfigured(reloaded, "after reload");
+    assertOneIoThread(reloaded, "after reload");
+  }
+
+  /**
+   * {@code ${belfry.http.io-threads:1}} in the configuration. The io subsystem answers the number
+   * of threads in use, which changes only with a reload, so this is not part of {@link
+   * #assertConfigured} (also checked right after the configure scripts, before any reload).
+   */
+  private static void assertOneIoThread(Map<String, JsonValue> state, String when) {
+    assertThat(state.get("io-threads"))
+        .as(when + ": one I/O thread for the HTTP listener unless the operator says otherwise")
+        .isEqualTo(Json.createValue("1"));
   }
 
   private static void assertConfigured(Map<String, JsonValue> state, String when) {
