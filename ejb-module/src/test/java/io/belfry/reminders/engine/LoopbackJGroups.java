@@ -1,12 +1,15 @@
 package io.belfry.reminders.engine;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Random;
 import java.util.stream.Collectors;
 import org.infinispan.configuration.cache.ConfigurationBuilder;
 import org.infinispan.configuration.global.GlobalConfigurationBuilder;
@@ -19,6 +22,14 @@ import org.infinispan.configuration.global.GlobalConfigurationBuilder;
  * configure-jgroups.cli). Only loopback is ever used.
  */
 public final class LoopbackJGroups {
+
+  /** Test members' ports are drawn from here up to below the kernel's ephemeral range. */
+  private static final int LOWEST_PORT = 20_000;
+
+  /** FD_SOCK2 listens 100 above a member's port, and may try a few ports more. */
+  private static final int ROOM_ABOVE_PORT = 200;
+
+  private static final Random RANDOM = new Random();
 
   private LoopbackJGroups() {}
 
@@ -86,12 +97,36 @@ public final class LoopbackJGroups {
         .preload(true);
   }
 
-  /** A TCP port free on loopback right now. */
+  /**
+   * A TCP port free on loopback right now, below the kernel's ephemeral range (and FD_SOCK2's port,
+   * 100 above it, too). A port the kernel hands out itself can be taken before the member binds it:
+   * by the local end of any outgoing connection, even by a member's own discovery connect to that
+   * very port while nobody listens there yet (TCP's self-connect). A CI rehearsal of 2026-12-07
+   * lost two tests to "No available port to bind to" that way.
+   */
   public static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    int high = ephemeralRangeStart() - ROOM_ABOVE_PORT;
+    int low = Math.min(LOWEST_PORT, high - 1_000);
+    for (int attempt = 0; attempt < 1_000; attempt++) {
+      int port = low + RANDOM.nextInt(high - low);
+      try (ServerSocket socket = new ServerSocket()) {
+        socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+        return port;
+      } catch (IOException taken) {
+        // another candidate
+      }
+    }
+    throw new IllegalStateException("no free port on loopback in [" + low + ", " + high + ")");
+  }
+
+  /** The first port of Linux's ephemeral range, 32768 where it cannot be read. */
+  private static int ephemeralRangeStart() {
+    // read line by line: Files.readString sizes its read by the file's size, which procfs says is 0
+    try (BufferedReader in =
+        Files.newBufferedReader(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))) {
+      return Integer.parseInt(in.readLine().trim().split("\\s+")[0]);
+    } catch (IOException | RuntimeException e) {
+      return 32_768;
     }
   }
 }
