@@ -231,7 +231,7 @@ class RestoreScriptsIT {
   /**
    * {@code ${belfry.http.io-threads:1}} in the configuration. The io subsystem answers the number
    * of threads in use, which changes only with a reload, so this is not part of {@link
-   * #assertConfigured} (also checked right after the configure scripts, before any reload).
+   * #assertConfigured}, which also runs right after the configure scripts, before the reload.
    */
   private static void assertOneIoThread(Map<String, JsonValue> state, String when) {
     assertThat(state.get("io-threads"))

@@ -102,7 +102,7 @@ public final class LoopbackJGroups {
    * 100 above it, too). A port the kernel hands out itself can be taken before the member binds it:
    * by the local end of any outgoing connection, even by a member's own discovery connect to that
    * very port while nobody listens there yet (TCP's self-connect). A CI rehearsal of 2026-12-07
-   * lost two tests to "No available port to bind to" that way.
+   * lost two tests to "No available port to bind to", most likely that way.
    */
   public static int freePort() {
     int high = ephemeralRangeStart() - ROOM_ABOVE_PORT;
