@@ -25,21 +25,23 @@ import java.util.stream.Collectors;
 /**
  * A same-instant burst on a running cluster, through its REST API: {@code count} reminders of one
  * namespace (keys {@code burst-<epochMillis>-<i>}), all due at one instant {@code lead} seconds
- * ahead, set by batch {@code POST /reminders/{namespace}} (at most 1,000 items each) to the node
- * given; then, once every key has a {@code FIRED} audit record and the settle time after the due
- * instant has passed (or 120 s after it at most), the fires read back from {@code GET /audit}
- * (shared by all nodes). HTTP Basic, or an API token with {@code bearer:TOKEN}.
+ * ahead (or, with {@code spread} seconds, due one after the other at an even rate over that long
+ * from that instant: a steady rate of {@code count / spread} fires a second), set by batch {@code
+ * POST /reminders/{namespace}} (at most 1,000 items each) to the node given; then, once every key
+ * has a {@code FIRED} audit record and the settle time after the due instant has passed (or 120 s
+ * after it at most), the fires read back from {@code GET /audit} (shared by all nodes). HTTP Basic,
+ * or an API token with {@code bearer:TOKEN}.
  *
  * <pre>
  * benchmarks/cluster-burst http://127.0.0.1:8080/belfry/api/v1 USER:PASSWORD|bearer:TOKEN \
- *     [count=300] [lead seconds=12] [namespace=default] [case name]
+ *     [count=300] [lead seconds=12] [namespace=default] [case name] [spread seconds=0]
  * </pre>
  *
  * The case name of the table row may also come from {@code BELFRY_BURST_CASE}. Prints keys set,
  * fired, fired more than once and never fired, {@code DELIVERY_FAILED} records, fires per node,
- * lateness first/p50/p99/max (the audit's {@code latenessMs}), the time from the due instant to the
- * last fire, and a row for the tables of docs/performance.md. Exits 1 if any key fired twice or
- * never, 3 if loading took past the due instant.
+ * lateness first/p50/p99/max (the audit's {@code latenessMs}), the time from the (last) due instant
+ * to the last fire, and a row for the tables of docs/performance.md. Exits 1 if any key fired twice
+ * or never, 3 if loading took past the due instant.
  */
 public final class ClusterBurstBenchmark {
 
@@ -69,7 +71,7 @@ public final class ClusterBurstBenchmark {
     if (args.length < 2) {
       System.err.println(
           "usage: ClusterBurstBenchmark API_BASE USER:PASSWORD|bearer:TOKEN"
-              + " [count=300] [leadSeconds=12] [namespace=default] [case]");
+              + " [count=300] [leadSeconds=12] [namespace=default] [case] [spreadSeconds=0]");
       System.exit(2);
     }
     String api = args[0].replaceAll("/+$", "");
@@ -80,26 +82,31 @@ public final class ClusterBurstBenchmark {
         args.length > 5
             ? args[5]
             : System.getenv().getOrDefault("BELFRY_BURST_CASE", count + " due at one instant");
-    if (count < 1 || lead < 1) {
-      System.err.println("count and lead seconds must be at least 1");
+    int spread = args.length > 6 ? Integer.parseInt(args[6]) : 0;
+    if (count < 1 || lead < 1 || spread < 0) {
+      System.err.println("count and lead seconds must be at least 1, spread seconds at least 0");
       System.exit(2);
     }
     System.exit(
         new ClusterBurstBenchmark(api, RestAuth.header(args[1]))
-            .run(count, lead, namespace, caseName));
+            .run(count, lead, namespace, caseName, spread));
   }
 
-  private int run(int count, int lead, String namespace, String caseName) throws Exception {
+  private int run(int count, int lead, String namespace, String caseName, int spread)
+      throws Exception {
     Instant start = Instant.now().truncatedTo(ChronoUnit.MILLIS);
     String prefix = "burst-" + start.toEpochMilli() + "-";
     Instant fireAt = start.plusSeconds(lead);
+    // the last due instant; every one at once when there is no spread
+    Instant lastDue = fireAt.plusSeconds(spread);
 
     int set = 0;
     for (int from = 0; from < count; from += BATCH) {
       ObjectNode body = JSON.createObjectNode();
       ArrayNode items = body.putArray("reminders");
       for (int i = from; i < Math.min(count, from + BATCH); i++) {
-        items.addObject().put("key", prefix + i).put("fireAt", fireAt.toString());
+        Instant due = fireAt.plusMillis(spread * 1_000L * i / count);
+        items.addObject().put("key", prefix + i).put("fireAt", due.toString());
       }
       JsonNode answer =
           send(
@@ -110,8 +117,14 @@ public final class ClusterBurstBenchmark {
     }
     Instant loaded = Instant.now();
     System.out.printf(
-        "set %d reminders of %s (%s0..%d) in %d ms, all due at %s%n",
-        set, namespace, prefix, count - 1, Duration.between(start, loaded).toMillis(), fireAt);
+        "set %d reminders of %s (%s0..%d) in %d ms, due from %s to %s%n",
+        set,
+        namespace,
+        prefix,
+        count - 1,
+        Duration.between(start, loaded).toMillis(),
+        fireAt,
+        lastDue);
     if (!loaded.isBefore(fireAt)) {
       System.out.printf(
           "FAILED: loading finished %d ms after the due instant; give more lead seconds%n",
@@ -120,8 +133,8 @@ public final class ClusterBurstBenchmark {
     }
 
     // The settle time for late duplicates and audit rows; then until every key fired, or timeout.
-    Instant deadline = fireAt.plus(TIMEOUT);
-    sleepUntil(fireAt.plus(SETTLE));
+    Instant deadline = lastDue.plus(TIMEOUT);
+    sleepUntil(lastDue.plus(SETTLE));
     while (true) {
       try {
         if (audit("FIRED", namespace, prefix, start).stream().map(Event::key).distinct().count()
@@ -162,7 +175,7 @@ public final class ClusterBurstBenchmark {
         fires.stream()
             .map(Event::at)
             .max(Instant::compareTo)
-            .map(at -> Duration.between(fireAt, at).toMillis())
+            .map(at -> Duration.between(lastDue, at).toMillis())
             .orElse(-1L);
 
     System.out.printf(
@@ -175,7 +188,8 @@ public final class ClusterBurstBenchmark {
             .map(e -> e.getKey() + "=" + e.getValue())
             .collect(Collectors.joining(", ")));
     System.out.printf(
-        "lateness first %d ms, p50 %d ms, p99 %d ms, max %d ms; due instant to last fire %d ms%n",
+        "lateness first %d ms, p50 %d ms, p99 %d ms, max %d ms; last due instant to last fire %d"
+            + " ms%n",
         percentile(lateness, 0),
         percentile(lateness, 50),
         percentile(lateness, 99),
@@ -188,16 +202,17 @@ public final class ClusterBurstBenchmark {
       System.out.println("never fired: " + first(never));
     }
     System.out.println();
-    System.out.println("| case | fires | per node | first ms | p50 ms | max ms |");
-    System.out.println("|---|---|---|---|---|---|");
+    System.out.println("| case | fires | per node | first ms | p50 ms | p99 ms | max ms |");
+    System.out.println("|---|---|---|---|---|---|---|");
     System.out.printf(
         Locale.ROOT,
-        "| %s | %,d | %s | %,d | %,d | %,d |%n",
+        "| %s | %,d | %s | %,d | %,d | %,d | %,d |%n",
         caseName,
         fires.size(),
         perNode.values().stream().map(String::valueOf).collect(Collectors.joining(" / ")),
         percentile(lateness, 0),
         percentile(lateness, 50),
+        percentile(lateness, 99),
         percentile(lateness, 100));
     if (!twice.isEmpty() || !never.isEmpty()) {
       System.out.printf(
