@@ -40,8 +40,8 @@ import java.util.stream.Collectors;
  * The case name of the table row may also come from {@code BELFRY_BURST_CASE}. Prints keys set,
  * fired, fired more than once and never fired, {@code DELIVERY_FAILED} records, fires per node,
  * lateness first/p50/p99/max (the audit's {@code latenessMs}), the time from the (last) due instant
- * to the last fire, and a row for the tables of docs/performance.md. Exits 1 if any key fired twice
- * or never, 3 if loading took past the due instant.
+ * to the last fire, and a row for the tables of docs/performance/cluster.md and comparison.md.
+ * Exits 1 if any key fired twice or never, 3 if loading took past the due instant.
  */
 public final class ClusterBurstBenchmark {
 

@@ -10,7 +10,7 @@ import java.util.Map;
 
 /**
  * The harness's knobs, as {@code --name=value} arguments; each has a named default. Small values
- * make a smoke run (see {@code docs/performance.md}).
+ * make a smoke run (see {@code docs/performance/comparison.md}).
  */
 record Options(
     List<String> systems,

@@ -77,9 +77,9 @@ final class WildFlyCluster {
         post(http, httpPort(o, i), "forwarder?port=" + port);
       }
       // Three fresh WildFly servers on two cores spend their first minutes compiling (each C2
-      // compiler thread busy for minutes, docs/performance.md): one whole pass of the workloads
-      // first, its figures dropped, so that what is measured is a cluster as it runs, not as it
-      // boots.
+      // compiler thread busy for minutes, docs/performance/comparison.md): one whole pass of the
+      // workloads first, its figures dropped, so that what is measured is a cluster as it runs,
+      // not as it boots.
       Path node1 = dir.resolve("node1");
       WildFlyBench.drive(o, new Results(), group, httpPort(o, 1), () -> alive(node1));
       WildFlyBench.drive(o, results, group, httpPort(o, 1), () -> alive(node1));

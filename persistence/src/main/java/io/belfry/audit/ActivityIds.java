@@ -9,8 +9,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * made first, then 74 random bits. Their text sorts by time, so the unique index on {@code
  * activity_id} takes each new row at its right-hand end, as the primary key and the time index do,
  * instead of on a random page of an index larger than the database's cache: on H2 an audit row cost
- * 85–114 µs of CPU against 210 µs with random UUIDs at 300,000 rows (docs/performance.md, "Audit
- * rows: random or time-ordered activity ids").
+ * 85–114 µs of CPU against 210 µs with random UUIDs at 300,000 rows (docs/performance/rest-door.md,
+ * "Audit rows: random or time-ordered activity ids").
  *
  * <p>A few lines rather than a library: the JDK 17 has no version 7 generator, and
  * java-uuid-generator, which has one, would bring SLF4J into every application WAR that carries the

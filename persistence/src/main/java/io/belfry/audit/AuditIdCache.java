@@ -14,9 +14,9 @@ import org.flywaydb.core.api.migration.JavaMigration;
  * <p>Why: H2 persists a sequence's position through a commit of its system session, which stores
  * every dirty page of the database. With 32 values per block the audit writer forced a store every
  * 32 rows; with {@code WRITE_DELAY=0} (how {@code server-config/cluster} opens H2) that store runs
- * on the writer's thread: 13 % of a node's CPU while it took batch sets (performance.md, "The
- * audit's identity sequence"). A crash skips at most the unused rest of a block; ids only break
- * ties between rows of the same event time.
+ * on the writer's thread: 13 % of a node's CPU while it took batch sets (performance/rest-door.md,
+ * "The audit's identity sequence"). A crash skips at most the unused rest of a block; ids only
+ * break ties between rows of the same event time.
  *
  * <p>PostgreSQL is left as it was: its sequence position costs no page write, and its cache is per
  * session, so that rows of one node written through different connections would no longer take ids

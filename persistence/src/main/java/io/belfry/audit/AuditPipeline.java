@@ -47,8 +47,8 @@ public class AuditPipeline {
    * How long the writer waits for more records after the first of a batch arrives, unless the batch
    * fills first. Records come one at a time (a set, a fire), and each transaction's commit is most
    * of the database's cost: without this wait a steady 200 sets/s wrote batches of one or two rows,
-   * a commit each, and the audit took a third of the node's CPU (docs/performance.md). A record is
-   * thus archived up to this much later; firing never waits for it.
+   * a commit each, and the audit took a third of the node's CPU (docs/performance/comparison.md). A
+   * record is thus archived up to this much later; firing never waits for it.
    */
   static final Duration LINGER = Duration.ofMillis(50);
 

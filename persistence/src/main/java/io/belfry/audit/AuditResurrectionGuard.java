@@ -47,8 +47,8 @@ public class AuditResurrectionGuard implements ResurrectionGuard {
    * an index lookup on {@code (namespace, reminder_key, ...)}. Not {@code reminder_key IN (?, ?,
    * ...)}: H2 looks up an IN list only on an index's first column, so on that index it read every
    * row of the namespace, seconds per chunk on an archive of a million rows, and the guard timed
-   * out on a restart onto a large backlog (docs/performance.md). H2 2.x and PostgreSQL both take
-   * {@code UNNEST} of an array parameter.
+   * out on a restart onto a large backlog (docs/performance/rest-door.md). H2 2.x and PostgreSQL
+   * both take {@code UNNEST} of an array parameter.
    */
   static final String ROWS_OF_KEYS =
       "SELECT a.reminder_key, a.type, a.version FROM UNNEST(?) AS k(reminder_key)"

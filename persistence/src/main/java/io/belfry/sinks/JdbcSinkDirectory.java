@@ -48,7 +48,7 @@ import org.jboss.logging.Logger;
  * later fire go on with the last copy until the read ends (a node with no copy yet waits for the
  * read however long it takes, as before). Without that bound, every delivery of a node stopped
  * until the database answered (7.7 s when a three-node cluster lost the node that served its H2
- * file, docs/performance.md). The schema was migrated at deployment start ({@link
+ * file, docs/performance/cluster.md). The schema was migrated at deployment start ({@link
  * io.belfry.schema.SchemaStartup}), never here: a lazy migration on the delivery threads of nodes
  * sharing a fresh database raced, and the loser failed every delivery.
  */

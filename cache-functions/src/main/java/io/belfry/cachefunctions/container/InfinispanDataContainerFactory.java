@@ -12,7 +12,7 @@ import org.infinispan.factories.DataContainerFactory;
  * every heap cache with a bound, and in that version the copy's eviction listener never removes the
  * evicted entry from the per-segment maps. So every entry ever written stays in heap whatever the
  * bound (measured: 2,483,007 entries held on each of three nodes bounded at 100,000;
- * docs/performance.md), and a walk of the segments (state transfer to a joiner, Belfry's recovery)
- * still meets an entry that was evicted and then removed.
+ * docs/performance/scale.md), and a walk of the segments (state transfer to a joiner, Belfry's
+ * recovery) still meets an entry that was evicted and then removed.
  */
 public class InfinispanDataContainerFactory extends DataContainerFactory {}

@@ -60,8 +60,8 @@ public class ContainerResources {
    * refuses a cluster where such a build still runs. Resolving once here also skips WildFly's
    * {@code LazyCache}, which looks the cache up in its container again (with a parse of its media
    * types) on every call: 2–7 % of a node's CPU in a three-node cluster taking sets
-   * (docs/performance.md). The deployment depends on the caches' services, so the caches resolved
-   * here live as long as the deployment.
+   * (docs/performance/rest-door.md). The deployment depends on the caches' services, so the caches
+   * resolved here live as long as the deployment.
    */
   @PostConstruct
   void resolvePlainForm() {

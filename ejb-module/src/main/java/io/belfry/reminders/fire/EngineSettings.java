@@ -42,7 +42,7 @@ public record EngineSettings(
    * On: with owned hints kept per segment, a survivor or a joiner takes the segments it gains from
    * memory without per-hint work; after a kill at a million reminders on three WildFly nodes the
    * dead node's burst fired at most 1.4 s late with them and 4.2 s without, for a hint per reminder
-   * of the cluster in every node's heap, as one node holds (docs/performance.md).
+   * of the cluster in every node's heap, as one node holds (docs/performance/cluster.md).
    */
   public static final boolean DEFAULT_STANDBY_HINTS = true;
 

@@ -13,9 +13,9 @@ import java.util.OptionalLong;
  * <p>Why: when a member dies or leaves, a survivor gains its segments and must start firing them at
  * once. With one index for every owned segment, handing a segment over cost a pass over every hint
  * the node held and an O(n) heap construction under the scheduler's lock, 0.6–1.0 s per step at a
- * million reminders on a 2-core box (docs/performance.md), during which nothing fired. Here a lost
- * segment's index is {@link #detach detached} and a gained one {@link #attachNewer attached} as it
- * is.
+ * million reminders on a 2-core box (docs/performance/cluster.md), during which nothing fired. Here
+ * a lost segment's index is {@link #detach detached} and a gained one {@link #attachNewer attached}
+ * as it is.
  *
  * <p>The segments' earliest due times are kept in an indexed binary min-heap over segment numbers
  * (as in {@link TimeIndex}, Sedgewick &amp; Wayne §2.4), so {@link #nextDueMillis()} is O(1) and a

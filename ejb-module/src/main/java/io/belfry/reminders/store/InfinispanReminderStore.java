@@ -78,10 +78,10 @@ public final class InfinispanReminderStore implements ReminderStore {
    * without that, each command on a key absent from memory (every new reminder's get and
    * putIfAbsent, on the node that sets it and on each replica) looked the key up in the Soft-Index
    * file store's on-disk index first, and on three WildFly nodes that lookup and the store's reads
-   * were the largest share of the replicas' CPU (docs/performance.md). When the cache's memory is
-   * bounded (belfry.cache.memory-entries, see docs/configuration.md) an entry may be on disk only,
-   * so every command, and every scan, reads through to the store. Writes always go through to the
-   * store.
+   * were the largest share of the replicas' CPU (docs/performance/comparison.md). When the cache's
+   * memory is bounded (belfry.cache.memory-entries, see docs/configuration.md) an entry may be on
+   * disk only, so every command, and every scan, reads through to the store. Writes always go
+   * through to the store.
    */
   private final AdvancedCache<String, String> commands;
 

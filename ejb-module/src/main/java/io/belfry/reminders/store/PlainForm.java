@@ -23,9 +23,9 @@ import org.jboss.logging.Logger;
  * ByteBufferMarshalledKey}/{@code Value} that the deployment's marshaller fills, inside the
  * container's marshaller. Belfry writes only Strings, which the container's marshaller carries by
  * itself, so that wrapping is pure cost: 29 % of a node's CPU during a three-node burst of sets
- * (docs/performance.md, "Where a write's CPU goes on WildFly"). {@link #of} asks for the cache's
- * own storage type on both sides instead, so entries are stored, replicated and persisted as the
- * Strings they are, whichever deployment writes them.
+ * (docs/performance/comparison.md, "Where a write's CPU goes on WildFly"). {@link #of} asks for the
+ * cache's own storage type on both sides instead, so entries are stored, replicated and persisted
+ * as the Strings they are, whichever deployment writes them.
  *
  * <p>The two forms are different keys to the cache, and a deployment's listeners cannot read the
  * other form. So {@link #migrate} folds each wrapped entry this node holds into its plain key
@@ -166,8 +166,8 @@ public final class PlainForm {
    * <p>Where memory holds every entry of the file store (preloaded at the cache's start, nothing
    * evicted: the default, see {@link InfinispanReminderStore#holdsEveryEntry}), memory alone is
    * read. Reading the store's keys as well found nothing more and cost every start seconds per
-   * million entries (docs/performance.md, "A graceful restart … plain form"). Where memory is
-   * bounded, some entries are on disk only, and the store is read too.
+   * million entries (docs/performance/cluster.md, "A graceful restart … plain form"). Where memory
+   * is bounded, some entries are on disk only, and the store is read too.
    */
   static List<Object> wrappedKeys(AdvancedCache<Object, Object> local) {
     AdvancedCache<Object, Object> source =

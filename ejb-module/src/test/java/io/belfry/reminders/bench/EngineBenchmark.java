@@ -28,9 +28,10 @@ import org.junit.jupiter.api.io.TempDir;
  * once (a benchmark of a broken engine is worthless), measures, and writes {@code
  * target/bench/engine-benchmark.md}.
  *
- * <p>Run with {@code mvn -B -pl ejb-module -am -Pbench test} (see {@code docs/performance.md}).
- * Knobs, as system properties: {@code bench.setMillis} (5000), {@code bench.steadySeconds} (20),
- * {@code bench.maxSteadySeconds} (10), {@code bench.heapReminders} (1000000).
+ * <p>Run with {@code mvn -B -pl ejb-module -am -Pbench test} (see {@code
+ * docs/performance/engine.md}). Knobs, as system properties: {@code bench.setMillis} (5000), {@code
+ * bench.steadySeconds} (20), {@code bench.maxSteadySeconds} (10), {@code bench.heapReminders}
+ * (1000000).
  */
 @Tag("benchmark")
 class EngineBenchmark {

@@ -49,7 +49,8 @@ public class BelfryMetrics {
   /**
    * The counters and timers by name and namespace. WildFly's registry finds an existing meter by
    * searching every meter it holds, so asking it on each activity cost a search per set and per
-   * fire (15 % of a REST set's CPU in a profile, docs/performance.md); it is asked once instead.
+   * fire (15 % of a REST set's CPU in a profile, docs/performance/comparison.md); it is asked once
+   * instead.
    */
   private final Map<String, Meter> meters = new ConcurrentHashMap<>();
 
