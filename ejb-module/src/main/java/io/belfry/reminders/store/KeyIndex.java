@@ -6,6 +6,7 @@ import io.belfry.reminders.model.ReminderSummary;
 import io.belfry.reminders.placement.ChangeSink;
 import io.belfry.reminders.placement.Ownership;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -95,6 +96,9 @@ public final class KeyIndex implements ChangeSink {
   }
 
   private static final Logger LOG = Logger.getLogger(KeyIndex.class);
+
+  /** A pass reads the replica in this many steps of segments, at most; see {@link #readStep}. */
+  static final int PASS_STEPS = 32;
 
   private final ReminderStore store;
   private final Ownership ownership;
@@ -267,21 +271,13 @@ public final class KeyIndex implements ChangeSink {
     // the server or of a cache notification would see only marshalled keys. Read as the owner.
     ClassLoader previousLoader = context.enter();
     try {
-      // put in key order, not in the cache's hash order: each put then walks the skip list where
-      // the previous one did, in the CPU's caches (in hash order, 1,000,000 puts took 7-10 s on
-      // this box, nearly all of it waiting for memory)
-      List<Map.Entry<String, Summary>> seen = new ArrayList<>();
-      store.forEachLocal(
-          null,
-          (cacheKey, encoded) -> {
-            Summary summary = Summary.of(cacheKey, encoded, number);
-            if (summary != null) { // else not a reminder: in no listing and no count
-              seen.add(Map.entry(cacheKey, summary));
-            }
-          });
-      seen.sort(Map.Entry.comparingByKey());
-      for (Map.Entry<String, Summary> entry : seen) {
-        put(entry.getKey(), entry.getValue(), true);
+      int segmentCount = ownership.segmentCount();
+      int perStep = Math.max(1, (segmentCount + PASS_STEPS - 1) / PASS_STEPS);
+      BitSet step = new BitSet(segmentCount);
+      for (int first = 0; first < segmentCount; first += perStep) {
+        step.clear();
+        step.set(first, Math.min(segmentCount, first + perStep));
+        readStep(step, number);
       }
       entries.forEach(
           (cacheKey, summary) -> {
@@ -296,6 +292,30 @@ public final class KeyIndex implements ChangeSink {
     } finally {
       context.leave(previousLoader);
       passing = false;
+    }
+  }
+
+  /**
+   * Reads the entries of one step's segments into the index. They are put in key order, not in the
+   * cache's hash order: each put then walks the skip list near where the previous one did, in the
+   * CPU's caches (in hash order, 1,000,000 puts took 7-10 s on this box, nearly all of it waiting
+   * for memory). Only one step's entries are held for that sort: a pass that held the whole
+   * replica's (a key, a summary and an entry each) held about 1 GB more at 8.4 million reminders on
+   * a WildFly node, after every topology change (docs/performance/scale.md).
+   */
+  private void readStep(BitSet segments, int number) {
+    List<Map.Entry<String, Summary>> seen = new ArrayList<>();
+    store.forEachLocal(
+        segments,
+        (cacheKey, encoded) -> {
+          Summary summary = Summary.of(cacheKey, encoded, number);
+          if (summary != null) { // else not a reminder: in no listing and no count
+            seen.add(Map.entry(cacheKey, summary));
+          }
+        });
+    seen.sort(Map.Entry.comparingByKey());
+    for (Map.Entry<String, Summary> entry : seen) {
+      put(entry.getKey(), entry.getValue(), true);
     }
   }
 

@@ -13,6 +13,7 @@ import io.belfry.reminders.model.ReminderState;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -105,6 +106,26 @@ class KeyIndexTest {
     assertThat(index.from(null, true).keySet()).containsExactly("a:2", "a:3");
     assertThat(index.count("a", FIRED)).isEqualTo(1);
     assertThat(live()).isEqualTo(1);
+  }
+
+  @Test
+  void aRead_goesThroughTheReplicaASegmentStepAtATime_neverAllOfItAtOnce() {
+    for (int i = 0; i < 40; i++) {
+      replica.store(record("a", "k" + i, PENDING, DUE));
+    }
+    assertThat(live()).isEqualTo(40);
+
+    // MapReplica has four segments: one per step, each read once, none as "all segments" (a step
+    // holds its segments' entries for the sort, never the whole replica's)
+    assertThat(replica.scans).hasSize(4).doesNotContainNull();
+    BitSet covered = new BitSet();
+    for (BitSet scan : replica.scans) {
+      assertThat(scan.cardinality()).isEqualTo(1);
+      assertThat(covered.intersects(scan)).isFalse();
+      covered.or(scan);
+    }
+    assertThat(covered.cardinality()).isEqualTo(replica.segmentCount());
+    assertThat(index.from(null, true)).hasSize(40);
   }
 
   @Test

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 
@@ -32,6 +33,9 @@ public final class MapReplica implements ReminderStore, Ownership {
 
   /** How many single-key reads ({@link #get}) were made. */
   public final AtomicInteger gets = new AtomicInteger();
+
+  /** The segments of each scan ({@link #forEachLocal}) made, {@code null} for all, in order. */
+  public final List<BitSet> scans = new CopyOnWriteArrayList<>();
 
   /** Called before a scan visits each entry, with the key and the value it is about to visit. */
   public volatile BiConsumer<String, byte[]> beforeVisit = (key, value) -> {};
@@ -75,8 +79,12 @@ public final class MapReplica implements ReminderStore, Ownership {
 
   @Override
   public void forEachLocal(BitSet segments, EntryVisitor visitor) {
+    scans.add(segments == null ? null : (BitSet) segments.clone());
     List<Map.Entry<String, byte[]>> snapshot = new ArrayList<>(entries.entrySet());
     for (Map.Entry<String, byte[]> entry : snapshot) {
+      if (segments != null && !segments.get(segmentOf(entry.getKey()))) {
+        continue;
+      }
       beforeVisit.accept(entry.getKey(), entry.getValue());
       visitor.visit(entry.getKey(), entry.getValue());
     }
