@@ -28,6 +28,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 import org.infinispan.Cache;
@@ -73,6 +76,7 @@ public final class ReminderEngine {
   private final ReminderStore store;
   private final Ownership ownership;
   private final Executor background;
+  private final ScheduledExecutorService timer;
   private final ChangeFeed feed;
   private final HybridLogicalClock versions;
   private final Clock clock;
@@ -95,6 +99,7 @@ public final class ReminderEngine {
     this.versions = b.versions != null ? b.versions : new HybridLogicalClock(b.clock::millis);
     this.listener = b.listener;
     this.unavailablePatience = b.unavailablePatience;
+    this.timer = b.timer;
     this.scheduler =
         new Scheduler(
             b.store,
@@ -149,8 +154,11 @@ public final class ReminderEngine {
     }
     // with a background executor, the index reads the replica again after a topology change there
     // (seconds per million reminders): not on the timer, whose few threads fire, and not on the
-    // thread of the first request that needs it
-    KeyIndex index = new KeyIndex(store, ownership, background);
+    // thread of the first request that needs it. But not before recovery has armed everything:
+    // what fires first is what users wait for, and beside recovery the index's read took four
+    // times recovery's CPU (a WildFly node restarting onto 8.36 million reminders,
+    // docs/performance/scale.md); a reader that needs the index sooner reads it itself.
+    KeyIndex index = new KeyIndex(store, ownership, background, scheduler::recovered);
     feed.subscribe(ChangeSink.both(index, scheduler));
     keys = index;
     scheduler.start();
@@ -160,6 +168,7 @@ public final class ReminderEngine {
     if (store.readsThroughToDisk()) {
       index.readInBackground();
     }
+    readDeferredOnceRecovered(index);
     started = true;
     LOG.infof(
         "BELFRY-0001 Reminder engine started; %s",
@@ -184,6 +193,29 @@ public final class ReminderEngine {
   /** How many gained segments this node read from its store before arming them; for tests. */
   public long segmentsGainedFromStore() {
     return scheduler.segmentsGainedFromStore();
+  }
+
+  /**
+   * Once recovery has armed everything, runs the key index's background read that recovery put off
+   * (asked for at start, or by a topology change meanwhile); checks each second on the timer.
+   */
+  private void readDeferredOnceRecovered(KeyIndex index) {
+    if (scheduler.recovered() || timer == null) {
+      index.readDeferred();
+      return;
+    }
+    try {
+      timer.schedule(
+          () -> {
+            if (keys == index) { // else stopped, or started again with another index
+              readDeferredOnceRecovered(index);
+            }
+          },
+          1,
+          TimeUnit.SECONDS);
+    } catch (RejectedExecutionException e) {
+      LOG.debugf("BELFRY-0033 Key index read not scheduled (stopping?): %s", e.toString());
+    }
   }
 
   /**

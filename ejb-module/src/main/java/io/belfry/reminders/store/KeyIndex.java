@@ -16,6 +16,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import org.jboss.logging.Logger;
 
 /**
@@ -103,6 +104,9 @@ public final class KeyIndex implements ChangeSink {
   private final ReminderStore store;
   private final Ownership ownership;
   private final Executor background;
+  private final BooleanSupplier mayReadInBackground;
+  // a background read was asked for while not allowed: readDeferred() runs it
+  private final AtomicBoolean deferred = new AtomicBoolean();
   private final OwnerContext context = new OwnerContext();
   // values compared by identity: a summary is replaced only if it is still the one read
   private final ConcurrentSkipListMap<String, Summary> entries = new ConcurrentSkipListMap<>();
@@ -130,10 +134,24 @@ public final class KeyIndex implements ChangeSink {
    * no reader waits for that read ({@code null}: the first reader after the change does it).
    */
   public KeyIndex(ReminderStore store, Ownership ownership, Executor background) {
+    this(store, ownership, background, () -> true);
+  }
+
+  /**
+   * An index that reads the replica again on {@code background} after each topology change, but
+   * only while {@code mayReadInBackground} says so; a read asked for meanwhile waits for {@link
+   * #readDeferred} (or for its first reader).
+   */
+  public KeyIndex(
+      ReminderStore store,
+      Ownership ownership,
+      Executor background,
+      BooleanSupplier mayReadInBackground) {
     this.store = Objects.requireNonNull(store, "store");
     this.ownership = Objects.requireNonNull(ownership, "ownership");
     this.counts = new LiveCounts(ownership.segmentCount());
     this.background = background;
+    this.mayReadInBackground = Objects.requireNonNull(mayReadInBackground, "mayReadInBackground");
   }
 
   /** All keys from {@code from} on ({@code null}: all keys), in order, with summaries; live. */
@@ -158,15 +176,25 @@ public final class KeyIndex implements ChangeSink {
 
   /**
    * Reads the replica on the background executor now rather than at the first reader, so that
-   * {@link #lacks} can answer soon after a start; without a background executor, does nothing.
+   * {@link #lacks} can answer soon after a start; without a background executor, does nothing. Put
+   * off while the index may not read in the background (see the constructor).
    */
   public void readInBackground() {
-    if (background != null) {
+    if (background != null && !mayReadInBackground.getAsBoolean()) {
+      deferred.set(true);
+    } else if (background != null) {
       try {
         background.execute(this::readAgainQuietly);
       } catch (RejectedExecutionException e) {
         LOG.debugf("BELFRY-0205 Key index read not scheduled (stopping?): %s", e.toString());
       }
+    }
+  }
+
+  /** Runs the background read that {@link #readInBackground} put off, if it put one off. */
+  public void readDeferred() {
+    if (deferred.getAndSet(false)) {
+      readInBackground();
     }
   }
 
@@ -272,12 +300,16 @@ public final class KeyIndex implements ChangeSink {
     ClassLoader previousLoader = context.enter();
     try {
       int segmentCount = ownership.segmentCount();
-      int perStep = Math.max(1, (segmentCount + PASS_STEPS - 1) / PASS_STEPS);
-      BitSet step = new BitSet(segmentCount);
-      for (int first = 0; first < segmentCount; first += perStep) {
-        step.clear();
-        step.set(first, Math.min(segmentCount, first + perStep));
-        readStep(step, number);
+      if (segmentCount <= 1) {
+        readStep(null, number); // one step holds it all: a scan without a segment filter
+      } else {
+        int perStep = Math.max(1, (segmentCount + PASS_STEPS - 1) / PASS_STEPS);
+        BitSet step = new BitSet(segmentCount);
+        for (int first = 0; first < segmentCount; first += perStep) {
+          step.clear();
+          step.set(first, Math.min(segmentCount, first + perStep));
+          readStep(step, number);
+        }
       }
       entries.forEach(
           (cacheKey, summary) -> {
@@ -303,7 +335,7 @@ public final class KeyIndex implements ChangeSink {
    * replica's (a key, a summary and an entry each) held about 1 GB more at 8.4 million reminders on
    * a WildFly node, after every topology change (docs/performance/scale.md).
    */
-  private void readStep(BitSet segments, int number) {
+  private void readStep(BitSet segments, int number) { // segments null: all of them
     List<Map.Entry<String, Summary>> seen = new ArrayList<>();
     store.forEachLocal(
         segments,

@@ -148,6 +148,31 @@ class KeyIndexTest {
   }
 
   @Test
+  void aBackgroundReadAskedForWhileNotAllowed_waitsForReadDeferred() {
+    List<Runnable> tasks = new ArrayList<>();
+    boolean[] allowed = {false}; // as while recovery arms the reminders
+    KeyIndex index = new KeyIndex(replica, replica, tasks::add, () -> allowed[0]);
+    replica.store(record("a", "1", PENDING, DUE));
+
+    index.readInBackground();
+    index.topologyChanged();
+    index.readDeferred();
+    assertThat(tasks).as("reads started while not allowed").isEmpty();
+
+    allowed[0] = true;
+    index.readDeferred();
+    assertThat(tasks).hasSize(1);
+    tasks.get(0).run();
+    index.readDeferred();
+    assertThat(tasks).as("a read put off runs once").hasSize(1);
+    replica.beforeVisit =
+        (k, v) -> {
+          throw new AssertionError("a reader read the replica");
+        };
+    assertThat(index.liveByNamespace()).isEqualTo(Map.of("a", 1L));
+  }
+
+  @Test
   void aReaderDuringALaterRead_goesOnWithTheIndexAsKept() throws Exception {
     write("a", "1", PENDING);
     index.liveBySegment(); // the first read
