@@ -380,10 +380,9 @@ public final class Scheduler implements ChangeSink {
   /**
    * Due fires committed together per group (see {@link DueFires}); the groups of a run commit one
    * after the other. A run's first group is smaller, because its first fire waits behind the other
-   * commits issued with it. Measured (docs/performance/comparison.md, "Where a warm burst's CPU
-   * goes"): with 512 rather than 64, three warm WildFly nodes finished a burst of 5,000 10-20 %
-   * sooner (1,024 no sooner); a first group of 512 delayed three in-JVM members' first fire from
-   * 11-22 ms to 55 ms.
+   * commits issued with it. Measured (performance/comparison.md, "Where a warm burst's CPU goes"):
+   * with 512, not 64, three warm WildFly nodes ended a burst of 5,000 10-20 % sooner (1,024 no
+   * sooner); a first group of 512 delayed three in-JVM members' first fire from 11-22 to 55 ms.
    */
   static final int COMMIT_GROUP = 512;
 

@@ -29,9 +29,9 @@ import org.jboss.logging.Logger;
  * replica is read into it (a <em>pass</em>) by the first reader, not at start (the scheduler's own
  * recovery pass is start-up work enough), and again after a topology change (a join's state
  * transfer and a merge's conflict resolution may write entries without telling the feed): on the
- * background executor if the index has one, else by the first reader, never on the notification
- * thread. Readers arriving during the first pass wait for it; during a later one they go on with
- * the index as the feed keeps it.
+ * background executor if the index has one (once the engine lets it: not while recovery arms the
+ * reminders), else by the first reader, never on the notification thread. Readers arriving during
+ * the first pass wait for it; during a later one they go on with the index as the feed keeps it.
  *
  * <p>A pass races the feed, and the feed wins: every summary carries the number of the pass that
  * was running or last ran when it was put, and a pass does not overwrite a summary its own number
