@@ -180,14 +180,17 @@ public final class KeyIndex implements ChangeSink {
    * off while the index may not read in the background (see the constructor).
    */
   public void readInBackground() {
-    if (background != null && !mayReadInBackground.getAsBoolean()) {
+    if (background == null) {
+      return;
+    }
+    if (!mayReadInBackground.getAsBoolean()) {
       deferred.set(true);
-    } else if (background != null) {
-      try {
-        background.execute(this::readAgainQuietly);
-      } catch (RejectedExecutionException e) {
-        LOG.debugf("BELFRY-0205 Key index read not scheduled (stopping?): %s", e.toString());
-      }
+      return;
+    }
+    try {
+      background.execute(this::readAgainQuietly);
+    } catch (RejectedExecutionException e) {
+      LOG.debugf("BELFRY-0205 Key index read not scheduled (stopping?): %s", e.toString());
     }
   }
 
