@@ -28,9 +28,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 import org.infinispan.Cache;
@@ -76,7 +73,6 @@ public final class ReminderEngine {
   private final ReminderStore store;
   private final Ownership ownership;
   private final Executor background;
-  private final ScheduledExecutorService timer;
   private final ChangeFeed feed;
   private final HybridLogicalClock versions;
   private final Clock clock;
@@ -99,7 +95,6 @@ public final class ReminderEngine {
     this.versions = b.versions != null ? b.versions : new HybridLogicalClock(b.clock::millis);
     this.listener = b.listener;
     this.unavailablePatience = b.unavailablePatience;
-    this.timer = b.timer;
     this.scheduler =
         new Scheduler(
             b.store,
@@ -158,9 +153,12 @@ public final class ReminderEngine {
     // what fires first is what users wait for, and beside recovery the index's read took four
     // times recovery's CPU (a WildFly node restarting onto 8.36 million reminders,
     // docs/performance/scale.md); a reader that needs the index sooner reads it itself.
-    KeyIndex index = new KeyIndex(store, ownership, background, scheduler::recovered);
+    // Its passes keep the key Strings the scheduler's hints hold rather than copies of their own.
+    KeyIndex index =
+        new KeyIndex(store, ownership, background, scheduler::recovered, scheduler::shareHeldKeys);
     feed.subscribe(ChangeSink.both(index, scheduler));
     keys = index;
+    scheduler.whenRecovered(index::readDeferred);
     scheduler.start();
     // with memory bounded, read early, so that sets of new keys can skip their read of the store
     // (isSurelyNew), a lookup on disk there; otherwise that read is in memory, and reading the
@@ -168,7 +166,9 @@ public final class ReminderEngine {
     if (store.readsThroughToDisk()) {
       index.readInBackground();
     }
-    readDeferredOnceRecovered(index);
+    if (scheduler.recovered()) { // driven by hand; with a timer, whenRecovered runs it
+      index.readDeferred();
+    }
     started = true;
     LOG.infof(
         "BELFRY-0001 Reminder engine started; %s",
@@ -193,29 +193,6 @@ public final class ReminderEngine {
   /** How many gained segments this node read from its store before arming them; for tests. */
   public long segmentsGainedFromStore() {
     return scheduler.segmentsGainedFromStore();
-  }
-
-  /**
-   * Once recovery has armed everything, runs the key index's background read that recovery put off
-   * (asked for at start, or by a topology change meanwhile); checks each second on the timer.
-   */
-  private void readDeferredOnceRecovered(KeyIndex index) {
-    if (scheduler.recovered() || timer == null) {
-      index.readDeferred();
-      return;
-    }
-    try {
-      timer.schedule(
-          () -> {
-            if (keys == index) { // else stopped, or started again with another index
-              readDeferredOnceRecovered(index);
-            }
-          },
-          1,
-          TimeUnit.SECONDS);
-    } catch (RejectedExecutionException e) {
-      LOG.debugf("BELFRY-0033 Key index read not scheduled (stopping?): %s", e.toString());
-    }
   }
 
   /**
@@ -261,6 +238,11 @@ public final class ReminderEngine {
   /** How many at-least-once deliveries are under way on this node. */
   public int deliveriesInFlight() {
     return scheduler.deliveriesInFlight();
+  }
+
+  /** The scheduler, for tests of this package. */
+  Scheduler scheduler() {
+    return scheduler;
   }
 
   /** How many reminders this node has armed; for health and tests. */

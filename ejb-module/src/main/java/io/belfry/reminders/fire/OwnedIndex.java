@@ -57,6 +57,26 @@ final class OwnedIndex {
     return hints;
   }
 
+  /**
+   * Replaces {@code keys[i]} (of segment {@code segments[i]}, for each {@code i < count}) by the
+   * equal String an owned or standby hint keeps, where one does; see {@link
+   * Scheduler#shareHeldKeys}. Returns how many it replaced.
+   */
+  int shareHeldKeys(String[] keys, int[] segments, int count) {
+    int shared = 0;
+    for (int i = 0; i < count; i++) {
+      String held = hints.heldKey(keys[i], segments[i]);
+      if (held == null) {
+        held = standby.heldKey(keys[i], segments[i]);
+      }
+      if (held != null && held != keys[i]) {
+        keys[i] = held;
+        shared++;
+      }
+    }
+    return shared;
+  }
+
   /** The primary segments the index is armed for. */
   BitSet owned() {
     return owned;

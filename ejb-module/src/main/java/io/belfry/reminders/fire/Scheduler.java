@@ -99,6 +99,7 @@ public final class Scheduler implements ChangeSink {
   private final TombstonePurge purge;
 
   private volatile boolean running;
+  private volatile Runnable whenRecovered = () -> {};
 
   public Scheduler(
       ReminderStore store,
@@ -288,6 +289,8 @@ public final class Scheduler implements ChangeSink {
     }
     if (more) {
       scheduleRecoveryStep(0);
+    } else if (recovery.recovered()) {
+      whenRecovered.run();
     }
   }
 
@@ -312,25 +315,22 @@ public final class Scheduler implements ChangeSink {
    * ReadyEngines}).
    */
   public boolean armedForShare() {
-    lock.lock();
-    try {
-      if (!running || !recovery.recovered() || !index.standby().enabled()) {
-        return false;
-      }
-      inbox.drainInto(index);
-      // Asked every 250 ms while a joiner holds back: its hints are read without waiting for the
-      // periodic run. Settled too: mid-rebalance a joiner holds the whole replica before it is
-      // primary owner of its share, and would announce itself with none of it read (seen at 1 M).
-      standbyFill.startIfNeeded();
-      if (!ownership.holdsWholeReplica() || !ownership.topologySettled()) {
-        return false;
-      }
-      BitSet share = ownership.topologyPrimarySegments();
-      share.andNot(index.owned());
-      return index.standby().covers(share);
-    } finally {
-      lock.unlock();
-    }
+    return standbyFill.armedForShare();
+  }
+
+  /**
+   * Replaces {@code keys[i]}, of segment {@code segments[i]} ({@code i < count}), by the equal
+   * String a hint keeps, where one does: the key index then keeps the instances recovery read
+   * instead of copies of its own (about 70 bytes per reminder; docs/performance/scale.md). Returns
+   * how many it replaced.
+   */
+  public int shareHeldKeys(String[] keys, int[] segments, int count) {
+    return underLock(() -> index.shareHeldKeys(keys, segments, count));
+  }
+
+  /** Runs {@code action} on the timer when recovery has read every segment; set before start. */
+  public void whenRecovered(Runnable action) {
+    whenRecovered = Objects.requireNonNull(action, "action");
   }
 
   /** How many gained segments were read from the store rather than handed over from memory. */

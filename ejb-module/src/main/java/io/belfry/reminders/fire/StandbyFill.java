@@ -2,6 +2,7 @@ package io.belfry.reminders.fire;
 
 import io.belfry.reminders.placement.Ownership;
 import io.belfry.reminders.store.OwnerContext;
+import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -59,6 +60,32 @@ final class StandbyFill {
     this.timer = timer;
     this.readyToFire = readyToFire;
     this.context = context;
+  }
+
+  /**
+   * Whether this node could fire every segment the topology makes it primary owner of at once; see
+   * {@link Scheduler#armedForShare()}. Takes the lock.
+   */
+  boolean armedForShare() {
+    lock.lock();
+    try {
+      if (!readyToFire.getAsBoolean() || !index.standby().enabled()) {
+        return false;
+      }
+      inbox.drainInto(index);
+      // Asked every 250 ms while a joiner holds back: its hints are read without waiting for the
+      // periodic run. Settled too: mid-rebalance a joiner holds the whole replica before it is
+      // primary owner of its share, and would announce itself with none of it read (seen at 1 M).
+      startIfNeeded();
+      if (!ownership.holdsWholeReplica() || !ownership.topologySettled()) {
+        return false;
+      }
+      BitSet share = ownership.topologyPrimarySegments();
+      share.andNot(index.owned());
+      return index.standby().covers(share);
+    } finally {
+      lock.unlock();
+    }
   }
 
   /**

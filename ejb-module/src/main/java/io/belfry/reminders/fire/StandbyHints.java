@@ -70,6 +70,11 @@ final class StandbyHints {
     OwnedIndex.applyTo(hints, segment, entry);
   }
 
+  /** The String instance a hint of {@code segment} keeps for {@code cacheKey}, or {@code null}. */
+  String heldKey(String cacheKey, int segment) {
+    return hints.heldKey(cacheKey, segment);
+  }
+
   /** Drops the hint of a removed entry, whatever its version. */
   void drop(int segment, String cacheKey) {
     hints.remove(cacheKey, segment);

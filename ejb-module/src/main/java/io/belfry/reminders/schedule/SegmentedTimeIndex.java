@@ -78,6 +78,12 @@ public final class SegmentedTimeIndex {
     return index != null && index.contains(cacheKey);
   }
 
+  /** The String instance {@code segment} keeps for {@code cacheKey}, or {@code null}. */
+  public String heldKey(String cacheKey, int segment) {
+    TimeIndex index = existing(segment);
+    return index == null ? null : index.heldKey(cacheKey);
+  }
+
   /**
    * Puts the entry unless {@code segment} holds {@code cacheKey} at the same or a newer version;
    * returns whether it did.

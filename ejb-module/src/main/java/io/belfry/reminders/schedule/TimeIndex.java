@@ -25,7 +25,8 @@ import java.util.OptionalLong;
  *
  * <p>Entries are keyed by the reminder's cache key, not its {@link ReminderId}: the scheduler arms
  * them with the String the change feed hands it, the same instance the key index keeps (and the
- * cache, while it holds the entry), so the index adds no copy of the key. An id would have been one
+ * cache, while it holds the entry), or with the one recovery read from the store, which the key
+ * index then takes from here ({@link #heldKey}), so the index adds no copy of the key. An id would have been one
  * more object and one more copy of the key per reminder (about 80 bytes at a million, the largest
  * share left of a bounded node's heap; docs/performance/scale.md).
  *
@@ -207,6 +208,12 @@ public final class TimeIndex {
   public boolean contains(String cacheKey) {
     Objects.requireNonNull(cacheKey, "cacheKey");
     return find(cacheKey, hash(cacheKey)) >= 0;
+  }
+
+  /** The String instance the index keeps for {@code cacheKey}, or {@code null} if it has none. */
+  public String heldKey(String cacheKey) {
+    int slot = find(cacheKey, hash(cacheKey));
+    return slot < 0 ? null : keys.get(table.get(slot) - 1);
   }
 
   /**

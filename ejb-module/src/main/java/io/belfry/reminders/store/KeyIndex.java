@@ -7,6 +7,7 @@ import io.belfry.reminders.placement.ChangeSink;
 import io.belfry.reminders.placement.Ownership;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -46,10 +47,32 @@ import org.jboss.logging.Logger;
  * <p>Readers still read each key they return from the store, so a page shows the entry as stored
  * now; the summary only decides which keys are worth reading.
  *
- * <p>Memory: one skip-list node and one summary per reminder, sharing the key strings the cache
- * already holds and one string per namespace (about 70 bytes per reminder).
+ * <p>Memory: one skip-list node and one summary per reminder, and one string per namespace (about
+ * 70 bytes per reminder). Keys are Strings held elsewhere where possible: the feed hands the index
+ * the instance it hands the scheduler, and a pass swaps each key it reads for the instance the
+ * scheduler's hints keep ({@link HeldKeys}), which recovery read from the same store before the
+ * index's first pass. Without that swap a recovered node held every key twice (20.7 million Strings
+ * for ten million reminders, about 69 bytes each; docs/performance/scale.md).
  */
 public final class KeyIndex implements ChangeSink {
+
+  /**
+   * Where this node already keeps reminders' key Strings, so that a pass reuses those instances.
+   */
+  @FunctionalInterface
+  public interface HeldKeys {
+    /**
+     * Replaces {@code keys[i]}, of segment {@code segments[i]} ({@code i < count}), by an equal
+     * String kept elsewhere, where there is one.
+     */
+    void share(String[] keys, int[] segments, int count);
+
+    /** Nothing kept elsewhere: the index keeps the keys it reads. */
+    HeldKeys NONE = (keys, segments, count) -> {};
+  }
+
+  /** A pass asks {@link HeldKeys} about this many keys at a time: briefly, under another's lock. */
+  static final int SHARE_CHUNK = 1_024;
 
   /**
    * A key's namespace, state and next due time as last written; {@link #state} null marks a remove.
@@ -105,6 +128,7 @@ public final class KeyIndex implements ChangeSink {
   private final Ownership ownership;
   private final Executor background;
   private final BooleanSupplier mayReadInBackground;
+  private final HeldKeys heldKeys;
   // a background read was asked for while not allowed: readDeferred() runs it
   private final AtomicBoolean deferred = new AtomicBoolean();
   private final OwnerContext context = new OwnerContext();
@@ -147,6 +171,20 @@ public final class KeyIndex implements ChangeSink {
       Ownership ownership,
       Executor background,
       BooleanSupplier mayReadInBackground) {
+    this(store, ownership, background, mayReadInBackground, HeldKeys.NONE);
+  }
+
+  /**
+   * As above, a pass keeping the key Strings that {@code heldKeys} finds instead of the ones it
+   * read.
+   */
+  public KeyIndex(
+      ReminderStore store,
+      Ownership ownership,
+      Executor background,
+      BooleanSupplier mayReadInBackground,
+      HeldKeys heldKeys) {
+    this.heldKeys = Objects.requireNonNull(heldKeys, "heldKeys");
     this.store = Objects.requireNonNull(store, "store");
     this.ownership = Objects.requireNonNull(ownership, "ownership");
     this.counts = new LiveCounts(ownership.segmentCount());
@@ -185,6 +223,9 @@ public final class KeyIndex implements ChangeSink {
     }
     if (!mayReadInBackground.getAsBoolean()) {
       deferred.set(true);
+      if (mayReadInBackground.getAsBoolean()) {
+        readDeferred(); // allowed meanwhile: its readDeferred() may have come before the set
+      }
       return;
     }
     try {
@@ -339,18 +380,64 @@ public final class KeyIndex implements ChangeSink {
    * a WildFly node, after every topology change (docs/performance/scale.md).
    */
   private void readStep(BitSet segments, int number) { // segments null: all of them
-    List<Map.Entry<String, Summary>> seen = new ArrayList<>();
-    store.forEachLocal(
-        segments,
-        (cacheKey, encoded) -> {
+    List<Seen> seen = new ArrayList<>();
+    ReminderStore.SegmentEntryVisitor visitor =
+        (segment, cacheKey, encoded) -> {
           Summary summary = Summary.of(cacheKey, encoded, number);
           if (summary != null) { // else not a reminder: in no listing and no count
-            seen.add(Map.entry(cacheKey, summary));
+            seen.add(new Seen(cacheKey, segment, summary));
           }
-        });
-    seen.sort(Map.Entry.comparingByKey());
-    for (Map.Entry<String, Summary> entry : seen) {
-      put(entry.getKey(), entry.getValue(), true);
+        };
+    if (segments == null) { // one segment
+      store.forEachLocal(null, (cacheKey, encoded) -> visitor.visit(0, cacheKey, encoded));
+    } else {
+      store.forEachLocalBySegment(segments, visitor);
+    }
+    shareHeldKeys(seen);
+    seen.sort(Comparator.comparing(Seen::key));
+    for (Seen entry : seen) {
+      put(entry.key, entry.summary, true);
+    }
+  }
+
+  /**
+   * An entry a step read: its key (swapped for one held elsewhere, if any), segment and summary.
+   */
+  private static final class Seen {
+    private String key;
+    private final int segment;
+    private final Summary summary;
+
+    Seen(String key, int segment, Summary summary) {
+      this.key = key;
+      this.segment = segment;
+      this.summary = summary;
+    }
+
+    String key() {
+      return key;
+    }
+  }
+
+  /**
+   * Swaps the keys a step read for the instances held elsewhere, {@link #SHARE_CHUNK} at a time.
+   */
+  private void shareHeldKeys(List<Seen> seen) {
+    if (heldKeys == HeldKeys.NONE) {
+      return;
+    }
+    String[] keys = new String[SHARE_CHUNK];
+    int[] segments = new int[SHARE_CHUNK];
+    for (int from = 0; from < seen.size(); from += SHARE_CHUNK) {
+      int count = Math.min(SHARE_CHUNK, seen.size() - from);
+      for (int i = 0; i < count; i++) {
+        keys[i] = seen.get(from + i).key;
+        segments[i] = seen.get(from + i).segment;
+      }
+      heldKeys.share(keys, segments, count);
+      for (int i = 0; i < count; i++) {
+        seen.get(from + i).key = keys[i];
+      }
     }
   }
 

@@ -6,11 +6,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.belfry.reminders.model.ReminderId;
 import io.belfry.reminders.model.ReminderState;
+import io.belfry.reminders.placement.CacheOwnership;
 import io.belfry.reminders.store.InfinispanReminderStore;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -135,10 +137,33 @@ class BoundedMemoryClusterTest {
         armed += cluster.engine(node).armedCount();
       }
       assertThat(armed).as("armed across the members").isEqualTo(REMINDERS);
+      for (int node = 0; node < 3; node++) {
+        assertKeyIndexKeepsTheHintsKeys(cluster, node);
+      }
       cluster.clock.set(due.plusSeconds(1));
       assertEveryOneFiresOnce(cluster, ns);
     } finally {
       cluster.close();
+    }
+  }
+
+  /**
+   * Every key of {@code node}'s key index is the very String its scheduler's hint keeps (owned or
+   * standby): recovery and the index's pass each read the file store, which decodes a new String
+   * per read, so without sharing each key would be held twice (docs/performance/scale.md).
+   */
+  private static void assertKeyIndexKeepsTheHintsKeys(TestCluster cluster, int node) {
+    ReminderEngine engine = cluster.engine(node);
+    CacheOwnership ownership = new CacheOwnership(cluster.cache(node));
+    Set<String> indexed = engine.keyIndex().from(null, true).keySet();
+    assertThat(indexed).as("node %d's key index", node).hasSize(REMINDERS);
+    for (String key : indexed) {
+      String[] copy = {new String(key)};
+      int shared = engine.scheduler().shareHeldKeys(copy, new int[] {ownership.segmentOf(key)}, 1);
+      assertThat(shared).as("node %d holds a hint for %s", node, key).isOne();
+      assertThat(copy[0])
+          .as("node %d's hint and index keep one String for %s", node, key)
+          .isSameAs(key);
     }
   }
 

@@ -16,6 +16,7 @@ import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -241,5 +242,43 @@ class KeyIndexTest {
 
     assertThat(index.from(null, true)).isEmpty();
     assertThat(live()).isZero();
+  }
+
+  @Test
+  void aPass_keepsTheKeyStringsHeldElsewhere_andAsksWithEachKeysSegment() {
+    for (int i = 0; i < 3 * KeyIndex.SHARE_CHUNK / 2; i++) { // more than one chunk
+      replica.store(record("a", "k" + i, PENDING, DUE));
+    }
+    Map<String, String> held = new java.util.HashMap<>();
+    for (String cacheKey : replica.entries.keySet()) {
+      if (!cacheKey.endsWith("7")) { // some keys are held nowhere else
+        held.put(cacheKey, new String(cacheKey));
+      }
+    }
+    List<String> wrongSegments = new ArrayList<>();
+    KeyIndex sharing =
+        new KeyIndex(
+            replica,
+            replica,
+            null,
+            () -> true,
+            (keys, segments, count) -> {
+              for (int i = 0; i < count; i++) {
+                if (segments[i] != replica.segmentOf(keys[i])) {
+                  wrongSegments.add(keys[i]);
+                }
+                keys[i] = held.getOrDefault(keys[i], keys[i]);
+              }
+            });
+
+    Set<String> indexed = sharing.from(null, true).keySet();
+
+    assertThat(indexed).hasSize(replica.entries.size());
+    assertThat(wrongSegments).isEmpty();
+    for (String cacheKey : indexed) {
+      String expected = held.getOrDefault(cacheKey, cacheKey);
+      assertThat(cacheKey).as(cacheKey).isSameAs(expected);
+    }
+    assertThat(sharing.count("a", PENDING)).isEqualTo(replica.entries.size());
   }
 }
