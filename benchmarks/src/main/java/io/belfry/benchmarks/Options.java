@@ -39,6 +39,7 @@ record Options(
     Path wildFlyHome,
     int wildFlyPortOffset,
     String wildFlyHeap,
+    boolean wildFlySyncWrites,
     boolean publish,
     String command) {
 
@@ -132,6 +133,9 @@ record Options(
                 a.getOrDefault(
                     "wildfly-port-offset", Integer.toString(DEFAULT_WILDFLY_PORT_OFFSET))),
             a.getOrDefault("wildfly-heap", DEFAULT_WILDFLY_HEAP),
+            // the cluster's file stores force each write to disk (BELFRY_STORE_SYNC_WRITES): the
+            // durability that matches PostgreSQL's default synchronous_commit=on
+            Boolean.parseBoolean(a.getOrDefault("wildfly-sync-writes", "false")),
             Boolean.parseBoolean(a.getOrDefault("publish", "false")),
             "benchmarks/compare" + (args.length == 0 ? "" : " " + String.join(" ", args)));
     for (String s : o.systems) {

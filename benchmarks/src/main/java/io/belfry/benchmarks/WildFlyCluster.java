@@ -39,6 +39,8 @@ final class WildFlyCluster {
     String auditUrl = freshDatabase(o);
     Map<String, String> env =
         Map.of(
+            "BELFRY_STORE_SYNC_WRITES",
+            Boolean.toString(o.wildFlySyncWrites()),
             "BELFRY_CLUSTER_DIR",
             dir.toString(),
             "BELFRY_CLUSTER_OFFSET",
@@ -85,12 +87,19 @@ final class WildFlyCluster {
       WildFlyBench.drive(o, results, group, httpPort(o, 1), () -> alive(node1));
       results.note(
           "%s, %d nodes: a fresh cluster from server-config/cluster (heap %s each, port offset %d,"
-              + " encrypted JGroups, file stores, audit on PostgreSQL database %s); workloads run"
+              + " encrypted JGroups, file stores %s, audit on PostgreSQL database %s); workloads run"
               + " in node 1 through its Reminders bean, so every set enters through node 1, after"
               + " one whole pass of them whose figures were dropped (warm-up); fires"
               + " stamped by the observer of the node that delivered them and relayed to node 1;"
               + " CPU and heap rows are node 1's.",
-          Results.WILDFLY, nodes, o.wildFlyHeap(), o.wildFlyPortOffset(), DATABASE);
+          Results.WILDFLY,
+          nodes,
+          o.wildFlyHeap(),
+          o.wildFlyPortOffset(),
+          o.wildFlySyncWrites()
+              ? "forcing each write to disk (sync-writes)"
+              : "writing without forcing to disk",
+          DATABASE);
     } finally {
       cluster(env, "clean");
     }

@@ -1,6 +1,7 @@
 package io.belfry.cluster;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -109,6 +110,26 @@ final class ClusterNodes implements AutoCloseable {
             "BELFRY_NODE_OPTS", System.getenv().getOrDefault("BELFRY_NODE_OPTS", ""));
     environment.put("BELFRY_NODE_OPTS", before + " " + options);
     return this;
+  }
+
+  /**
+   * Whether nodes started from now on get a file store that forces each write to disk
+   * (BELFRY_STORE_SYNC_WRITES; the script switches a node's configuration at its start, either
+   * way).
+   */
+  ClusterNodes syncWrites(boolean on) {
+    environment.put("BELFRY_STORE_SYNC_WRITES", Boolean.toString(on));
+    return this;
+  }
+
+  /** Whether node {@code n}'s configuration names the store that forces each write to disk. */
+  boolean syncWritesConfigured(int n) {
+    try {
+      return Files.readString(directory.resolve("node" + n).resolve("configuration/standalone.xml"))
+          .contains("io.belfry.cachefunctions.store.SyncWritesFileStoreBuilder");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   int size() {

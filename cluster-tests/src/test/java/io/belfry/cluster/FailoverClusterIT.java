@@ -238,8 +238,19 @@ class FailoverClusterIT {
     Instant killed = Instant.now();
     assertThat(killed).as("killed before the pending ones are due").isBefore(pendingDue);
     cluster.killAll();
-    cluster.startAll();
+    // and back with file stores that force each write to disk, over the same files
+    // (docs/operations.md): what was acknowledged before the switch holds after it; the next
+    // start of a node switches it back
+    cluster.syncWrites(true);
+    try {
+      cluster.startAll();
+    } finally {
+      cluster.syncWrites(false);
+    }
     Instant restarted = Instant.now();
+    for (int n = 1; n <= 3; n++) {
+      assertThat(cluster.syncWritesConfigured(n)).as("node %d's store forces writes", n).isTrue();
+    }
 
     List<String> all = new ArrayList<>(pending);
     all.addAll(alreadyFired);
@@ -276,6 +287,9 @@ class FailoverClusterIT {
       throws Exception {
     StaleStores stale = staleNodeThreeThenKillAll("freshest-first", false);
     cluster.startAll();
+    for (int n = 1; n <= 3; n++) { // the store the previous restart gave them, switched back
+      assertThat(cluster.syncWritesConfigured(n)).as("node %d's store as provisioned", n).isFalse();
+    }
     Map<String, Long> held = stale.awaitDueAndReadAgreedVersions();
     assertThat(stale.cancelled).allSatisfy(k -> assertThat(held.get(k)).as(k).isEqualTo(-1));
     assertThat(stale.replaced)
