@@ -158,7 +158,8 @@ public final class ReminderEngine {
         new KeyIndex(store, ownership, background, scheduler::recovered, scheduler::shareHeldKeys);
     feed.subscribe(ChangeSink.both(index, scheduler));
     keys = index;
-    scheduler.whenRecovered(index::readDeferred);
+    // and the hints it arms from later reads of the store keep the index's Strings
+    scheduler.attach(index::readDeferred, index::keptKey);
     scheduler.start();
     // with memory bounded, read early, so that sets of new keys can skip their read of the store
     // (isSurelyNew), a lookup on disk there; otherwise that read is in memory, and reading the

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 import org.jboss.logging.Logger;
 
 /**
@@ -38,6 +39,9 @@ final class OwnedIndex {
   private final StandbyHints standby;
   private BitSet owned = new BitSet();
   private long segmentsGainedFromStore;
+  // an equal key String kept elsewhere (the key index's), for keys read from the store; volatile:
+  // store reads run without the lock
+  private volatile UnaryOperator<String> keptKeys = UnaryOperator.identity();
 
   OwnedIndex(
       ReminderStore store, Ownership ownership, Predicate<String> served, boolean standbyHints) {
@@ -294,12 +298,25 @@ final class OwnedIndex {
     return found;
   }
 
+  /**
+   * Where keys read from the store are swapped for an equal String kept elsewhere: the key index's,
+   * so that a hint armed from a read after the index's own does not hold a second copy.
+   */
+  void keepKeysOf(UnaryOperator<String> kept) {
+    keptKeys = kept;
+  }
+
+  /** A key read from the store, as {@link #keepKeysOf} keeps it. */
+  String keptKey(String read) {
+    return keptKeys.apply(read);
+  }
+
   /** Each entry of {@code segments} of the local replica, observed, segment by segment. */
   void forEachObserved(BitSet segments, Consumer<Observed> sink) {
     store.forEachLocalBySegment(
         segments,
         (segment, key, value) -> {
-          Observed entry = observe(key, value, segment);
+          Observed entry = observe(keptKey(key), value, segment);
           if (entry != null) {
             sink.accept(entry);
           }

@@ -141,7 +141,7 @@ final class Recovery {
             return;
           }
           versions.observe(version);
-          OwnedIndex.Observed entry = index.observe(key, value, segment);
+          OwnedIndex.Observed entry = index.observe(index.keptKey(key), value, segment);
           if (entry != null) {
             found.add(entry);
           }

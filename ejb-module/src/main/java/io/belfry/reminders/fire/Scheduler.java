@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.jboss.logging.Logger;
 
 /**
@@ -318,19 +319,18 @@ public final class Scheduler implements ChangeSink {
     return standbyFill.armedForShare();
   }
 
-  /**
-   * Replaces {@code keys[i]}, of segment {@code segments[i]} ({@code i < count}), by the equal
-   * String a hint keeps, where one does: the key index then keeps the instances recovery read
-   * instead of copies of its own (about 70 bytes per reminder; docs/performance/scale.md). Returns
-   * how many it replaced.
-   */
+  /** Swaps {@code keys[i]} of segment {@code segments[i]} for a hint's equal String; see attach. */
   public int shareHeldKeys(String[] keys, int[] segments, int count) {
     return underLock(() -> index.shareHeldKeys(keys, segments, count));
   }
 
-  /** Runs {@code action} on the timer when recovery has read every segment; set before start. */
-  public void whenRecovered(Runnable action) {
-    whenRecovered = Objects.requireNonNull(action, "action");
+  /**
+   * The key index's hooks, before start: {@code recovered} runs once recovery has read every
+   * segment; keys read from the store become {@code kept}'s equal Strings (one copy per key).
+   */
+  public void attach(Runnable recovered, UnaryOperator<String> kept) {
+    whenRecovered = Objects.requireNonNull(recovered, "recovered");
+    index.keepKeysOf(Objects.requireNonNull(kept, "kept"));
   }
 
   /** How many gained segments were read from the store rather than handed over from memory. */

@@ -270,6 +270,15 @@ public final class KeyIndex implements ChangeSink {
     return counts.countDueAround(namespace, fromMillis, toMillis);
   }
 
+  /**
+   * The String the index keeps for {@code cacheKey} if it holds the key, else {@code cacheKey}: for
+   * a reader of the store that keeps keys too (the scheduler's hints), so that both hold one copy.
+   */
+  public String keptKey(String cacheKey) {
+    String kept = entries.ceilingKey(cacheKey);
+    return cacheKey.equals(kept) ? kept : cacheKey;
+  }
+
   @Override
   public void written(String cacheKey, byte[] encoded) {
     Summary summary = Summary.of(cacheKey, encoded, pass);

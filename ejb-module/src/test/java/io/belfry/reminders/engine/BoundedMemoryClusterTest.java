@@ -147,6 +147,33 @@ class BoundedMemoryClusterTest {
     }
   }
 
+  @Test
+  void join_theKeyIndexReadsFirst_theStandbyHintsReadLaterKeepItsKeys(@TempDir Path dir) {
+    String ns = "joined";
+    try (TestCluster cluster =
+        new TestCluster(dir, IN_MEMORY).joinWithoutWaitingForState().start()) {
+      cluster.stopMember(2);
+      cluster.awaitStableTopology(2);
+      Instant due = cluster.clock.now().plusSeconds(600);
+      for (int i = 0; i < REMINDERS; i++) {
+        cluster.engine(i % 2).set(once(ns, "r" + i, due));
+      }
+      cluster.startMember(2);
+      cluster.startEngine(2);
+      cluster.awaitStableTopology(3);
+      // the joiner's key index reads the replica before its standby hints are read from the store
+      assertThat(cluster.engine(2).keyIndex().count(ns, ReminderState.PENDING))
+          .isEqualTo(REMINDERS);
+      cluster.tickUntil(
+          () -> {
+            cluster.clock.advance(Duration.ofSeconds(1));
+            return cluster.engine(2).armedCount() + cluster.engine(2).standbyCount() == REMINDERS;
+          },
+          "node 2 hints every reminder");
+      assertKeyIndexKeepsTheHintsKeys(cluster, 2);
+    }
+  }
+
   /**
    * Every key of {@code node}'s key index is the very String its scheduler's hint keeps (owned or
    * standby): recovery and the index's pass each read the file store, which decodes a new String
