@@ -25,10 +25,11 @@ import java.util.OptionalLong;
  *
  * <p>Entries are keyed by the reminder's cache key, not its {@link ReminderId}: the scheduler arms
  * them with the String the change feed hands it, the same instance the key index keeps (and the
- * cache, while it holds the entry), or with the one recovery read from the store, which the key
- * index then takes from here ({@link #heldKey}), so the index adds no copy of the key. An id would
- * have been one more object and one more copy of the key per reminder (about 80 bytes at a million,
- * the largest share left of a bounded node's heap; docs/performance/scale.md).
+ * cache, while it holds the entry), or with the one a read of the store found, which is the key
+ * index's if it holds the key, and which the key index takes from here ({@link #heldKey}) if not:
+ * so the index adds no copy of the key. An id would have been one more object and one more copy of
+ * the key per reminder (about 80 bytes at a million, the largest share left of a bounded node's
+ * heap; docs/performance/scale.md).
  *
  * <p>A hierarchical timing wheel (Varghese &amp; Lauck, "Hashed and Hierarchical Timing Wheels",
  * 1987; Caffeine's {@code TimerWheel}) gives O(1) insertion, but needs a linked node object per

@@ -48,11 +48,13 @@ import org.jboss.logging.Logger;
  * now; the summary only decides which keys are worth reading.
  *
  * <p>Memory: one skip-list node and one summary per reminder, and one string per namespace (about
- * 70 bytes per reminder). Keys are Strings held elsewhere where possible: the feed hands the index
- * the instance it hands the scheduler, and a pass swaps each key it reads for the instance the
- * scheduler's hints keep ({@link HeldKeys}), which recovery read from the same store before the
- * index's first pass. Without that swap a recovered node held every key twice (20.7 million Strings
- * for ten million reminders, about 69 bytes each; docs/performance/scale.md).
+ * 70 bytes per reminder). Keys are Strings held elsewhere where possible. Each read of the store
+ * decodes a new String, so whichever of the index and the scheduler's hints reads a key second
+ * takes the first one's: the feed hands both the same instance; a pass swaps each key it reads for
+ * the one a hint keeps ({@link HeldKeys}: recovery read them first); a hint armed from a later read
+ * of the store takes the index's ({@link #keptKey}: a joiner's standby fill). Without that a node
+ * held every key twice (20.7 million Strings for ten million reminders, about 69 bytes each;
+ * docs/performance/scale.md).
  */
 public final class KeyIndex implements ChangeSink {
 
