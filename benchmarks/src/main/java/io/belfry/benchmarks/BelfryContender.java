@@ -41,10 +41,7 @@ final class BelfryContender implements Contender {
       nodes.add(BenchNode.start(home.resolve("node0"), storage, BenchNode.UNTHROTTLED, listener));
     } else {
       String cluster = "belfry-compare-" + UUID.randomUUID();
-      int[] ports = new int[members];
-      for (int i = 0; i < members; i++) {
-        ports[i] = io.belfry.reminders.engine.LoopbackJGroups.freePort();
-      }
+      int[] ports = io.belfry.reminders.engine.LoopbackJGroups.freePorts(members);
       for (int i = 0; i < members; i++) {
         nodes.add(
             BenchNode.member(

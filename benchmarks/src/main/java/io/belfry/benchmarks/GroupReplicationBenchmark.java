@@ -56,9 +56,7 @@ public final class GroupReplicationBenchmark {
     int keys = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
     Path home = Files.createTempDirectory("belfry-group-replication");
-    int[] ports = {
-      LoopbackJGroups.freePort(), LoopbackJGroups.freePort(), LoopbackJGroups.freePort()
-    };
+    int[] ports = LoopbackJGroups.freePorts(3);
     List<DefaultCacheManager> managers = new ArrayList<>();
     try {
       for (int i = 0; i < 3; i++) {

@@ -33,7 +33,7 @@ import org.infinispan.manager.DefaultCacheManager;
  * start a node, optionally with an {@link EngineListener}, and measure with {@link SteadyRate}.
  * {@link #member} starts one member of a cluster of several nodes in the same JVM instead (the
  * comparison harness of {@code benchmarks/}); its JGroups ports are the caller's, picked with
- * {@link LoopbackJGroups#freePort()} (ephemeral, never WildFly's 7600-7700).
+ * {@link LoopbackJGroups#freePorts} (from 20,000 up, never WildFly's 7600-7700).
  */
 public final class BenchNode implements AutoCloseable {
 

@@ -26,7 +26,10 @@ public final class LoopbackJGroups {
   /** Test members' ports are drawn from here up to below the kernel's ephemeral range. */
   private static final int LOWEST_PORT = 20_000;
 
-  /** FD_SOCK2 listens 100 above a member's port, and may try a few ports more. */
+  /** FD_SOCK2 listens this far above a member's port, and may try a few ports more. */
+  private static final int FD_SOCK2_OFFSET = 100;
+
+  /** The room a member's ports take above its TCP port. */
   private static final int ROOM_ABOVE_PORT = 200;
 
   private static final Random RANDOM = new Random();
@@ -98,25 +101,58 @@ public final class LoopbackJGroups {
   }
 
   /**
-   * A TCP port free on loopback right now, below the kernel's ephemeral range (and FD_SOCK2's port,
-   * 100 above it, too). A port the kernel hands out itself can be taken before the member binds it:
-   * by the local end of any outgoing connection, even by a member's own discovery connect to that
-   * very port while nobody listens there yet (TCP's self-connect). A CI rehearsal of 2026-12-07
-   * lost two tests to "No available port to bind to", most likely that way.
+   * {@code count} TCP ports free on loopback right now, below the kernel's ephemeral range, each
+   * with the room above it that its member's FD_SOCK2 listens in also free, and no port inside
+   * another's room.
+   *
+   * <p>Why below the ephemeral range: a port the kernel hands out itself can be taken before the
+   * member binds it, by the local end of any outgoing connection, even by a member's own discovery
+   * connect to that very port while nobody listens there yet (TCP's self-connect). A CI rehearsal
+   * of 2026-12-07 lost two tests to "No available port to bind to", most likely that way.
+   *
+   * <p>Why apart: the first member to start binds FD_SOCK2 100 above its port; a later member whose
+   * port was drawn there cannot bind it, and its start fails with "Unable to start JGroups Channel"
+   * (a CI run of 2026-12-07 lost UnavailableClusterTest so, about one cluster in 700).
    */
-  public static int freePort() {
+  public static int[] freePorts(int count) {
     int high = ephemeralRangeStart() - ROOM_ABOVE_PORT;
     int low = Math.min(LOWEST_PORT, high - 1_000);
-    for (int attempt = 0; attempt < 1_000; attempt++) {
+    int[] ports = new int[count];
+    int found = 0;
+    for (int attempt = 0; found < count && attempt < 10_000; attempt++) {
       int port = low + RANDOM.nextInt(high - low);
-      try (ServerSocket socket = new ServerSocket()) {
-        socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
-        return port;
-      } catch (IOException taken) {
-        // another candidate
+      if (clearOf(port, ports, found) && bindable(port) && bindable(port + FD_SOCK2_OFFSET)) {
+        ports[found++] = port;
       }
     }
-    throw new IllegalStateException("no free port on loopback in [" + low + ", " + high + ")");
+    if (found < count) {
+      throw new IllegalStateException(
+          "no " + count + " free ports on loopback in [" + low + ", " + high + ")");
+    }
+    return ports;
+  }
+
+  /** One free port, as {@link #freePorts}. */
+  public static int freePort() {
+    return freePorts(1)[0];
+  }
+
+  private static boolean clearOf(int port, int[] taken, int count) {
+    for (int i = 0; i < count; i++) {
+      if (Math.abs(port - taken[i]) <= ROOM_ABOVE_PORT) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean bindable(int port) {
+    try (ServerSocket socket = new ServerSocket()) {
+      socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+      return true;
+    } catch (IOException taken) {
+      return false;
+    }
   }
 
   /** The first port of Linux's ephemeral range, 32768 where it cannot be read. */

@@ -57,7 +57,7 @@ final class TestCluster implements AutoCloseable {
 
   private final Path root;
   private final String clusterName = "belfry-test-" + UUID.randomUUID();
-  private final int[] ports = new int[SIZE];
+  private final int[] ports = LoopbackJGroups.freePorts(SIZE);
   private final EmbeddedCacheManager[] managers = new EmbeddedCacheManager[SIZE];
   private final ReminderEngine[] engines = new ReminderEngine[SIZE];
   private final Map<Integer, Cache<String, String>> caches = new ConcurrentHashMap<>();
@@ -99,9 +99,6 @@ final class TestCluster implements AutoCloseable {
   TestCluster(Path root, long memoryEntries) {
     this.root = root;
     this.memoryEntries = memoryEntries;
-    for (int i = 0; i < SIZE; i++) {
-      ports[i] = LoopbackJGroups.freePort();
-    }
   }
 
   /**

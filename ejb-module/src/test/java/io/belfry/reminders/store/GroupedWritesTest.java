@@ -49,10 +49,7 @@ class GroupedWritesTest {
   }
 
   private List<Cache<String, String>> members(Path dir, int count) throws InterruptedException {
-    int[] ports = new int[count];
-    for (int i = 0; i < count; i++) {
-      ports[i] = LoopbackJGroups.freePort();
-    }
+    int[] ports = LoopbackJGroups.freePorts(count);
     List<Cache<String, String>> caches = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       Path home = dir.resolve("m" + i);
