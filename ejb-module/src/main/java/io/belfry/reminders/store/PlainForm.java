@@ -1,17 +1,25 @@
 package io.belfry.reminders.store;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.IntSupplier;
 import org.infinispan.AdvancedCache;
 import org.infinispan.Cache;
 import org.infinispan.commons.dataconversion.MediaType;
 import org.infinispan.commons.util.CloseableIterator;
+import org.infinispan.configuration.cache.StoreConfiguration;
 import org.infinispan.context.Flag;
 import org.infinispan.encoding.DataConversion;
+import org.infinispan.persistence.PersistenceUtil;
+import org.infinispan.persistence.sifs.configuration.SoftIndexFileStoreConfiguration;
 import org.jboss.logging.Logger;
 
 /**
@@ -41,6 +49,9 @@ public final class PlainForm {
   /** Wrapped entries moved per round: their plain writes are in flight together. */
   static final int CHUNK = 512;
 
+  /** The name of {@link #movedMarker}'s file. */
+  static final String MOVED_MARKER = "belfry-plain-form";
+
   private PlainForm() {}
 
   /**
@@ -60,12 +71,39 @@ public final class PlainForm {
    * value unless the wrapped one {@linkplain VersionMerge#beats beats} it. Entries that do not
    * decode to Strings are not Belfry's and are left alone.
    *
+   * <p>Once a start of this build has looked, this node's store holds no wrapped entry (this build
+   * never writes one, and refuses to join a cluster where an earlier build still runs), so the look
+   * is made once per file store: a marker beside the store ({@link #movedMarker}) says it was, and
+   * later starts skip it. Where memory is bounded the look reads every key of the store: 22 s of a
+   * joining node's start at a million reminders, and more at each further million
+   * (docs/performance/cluster.md, "Every start read every key").
+   *
    * @param deploymentView the cache as the server gave it to the deployment: its data conversion
    *     reads the wrapped form
    * @param plain the same cache from {@link #of}
    * @return how many wrapped entries were folded
    */
   public static int migrate(
+      Cache<String, String> deploymentView, AdvancedCache<String, String> plain) {
+    return onceForTheStore(plain, () -> fold(deploymentView, plain));
+  }
+
+  /**
+   * Runs {@code look} unless {@code cache}'s {@link #movedMarker} is there, and leaves the marker
+   * once it has run; returns what it returned, 0 when skipped.
+   */
+  static int onceForTheStore(Cache<?, ?> cache, IntSupplier look) {
+    Optional<Path> marker = movedMarker(cache);
+    if (marker.isPresent() && Files.exists(marker.get())) {
+      LOG.debugf("BELFRY-0034 %s says this store was moved to plain Strings", marker.get());
+      return 0;
+    }
+    int folded = look.getAsInt();
+    marker.ifPresent(PlainForm::mark);
+    return folded;
+  }
+
+  private static int fold(
       Cache<String, String> deploymentView, AdvancedCache<String, String> plain) {
     DataConversion keys = deploymentView.getAdvancedCache().getKeyDataConversion();
     DataConversion values = deploymentView.getAdvancedCache().getValueDataConversion();
@@ -101,6 +139,43 @@ public final class PlainForm {
             + " to plain Strings in %d ms",
         folded, plain.getName(), (System.nanoTime() - startNanos) / 1_000_000);
     return folded;
+  }
+
+  /**
+   * The file that says this node's file store holds no entry in the wrapped form: in the store's
+   * own directory (beside its {@code data} and {@code index}), so that a store deleted, or replaced
+   * by a backup of an earlier build, takes it along and is looked at again. Empty for a cache whose
+   * entries are not all in one Soft-Index file store (memory alone is cheap to look at).
+   */
+  static Optional<Path> movedMarker(Cache<?, ?> cache) {
+    List<StoreConfiguration> stores = cache.getCacheConfiguration().persistence().stores();
+    if (stores.size() != 1 || !(stores.get(0) instanceof SoftIndexFileStoreConfiguration files)) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(
+          PersistenceUtil.getQualifiedLocation(
+              cache.getCacheManager().getCacheManagerConfiguration(),
+              files.dataLocation(),
+              cache.getName(),
+              MOVED_MARKER));
+    } catch (RuntimeException e) {
+      LOG.debugf(e, "BELFRY-0035 No place for a marker beside the store of %s", cache.getName());
+      return Optional.empty();
+    }
+  }
+
+  private static void mark(Path marker) {
+    try {
+      Files.createDirectories(marker.getParent());
+      Files.writeString(
+          marker,
+          "Belfry: this file store holds no entry in WildFly's per-deployment form (moved to plain"
+              + " Strings). Deleted with the store.\n");
+    } catch (IOException e) {
+      // the next start looks again: slower, never wrong
+      LOG.warnf(e, "BELFRY-0033 Could not write %s; the next start reads the store again", marker);
+    }
   }
 
   /**

@@ -1,9 +1,14 @@
 package io.belfry.reminders.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.belfry.reminders.engine.LoopbackJGroups;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.infinispan.AdvancedCache;
 import org.infinispan.Cache;
 import org.infinispan.configuration.cache.ConfigurationBuilder;
@@ -16,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Where {@link PlainForm} looks for entries in the earlier form: memory alone when memory holds the
  * whole file store, memory and the store when memory is bounded. An Integer key stands for a
  * wrapped one (any key that is not a String); an entry evicted from memory but kept in the store
- * shows which of the two a walk read.
+ * shows which of the two a walk read. And the marker that spares later starts the walk.
  */
 class PlainFormTest {
 
@@ -59,6 +64,76 @@ class PlainFormTest {
 
       assertThat(PlainForm.wrappedKeys(cache)).containsExactlyInAnyOrder(1, 2);
     }
+  }
+
+  @Test
+  void migrate_marksTheStoreLooked_andLaterStartsSkipTheLook() throws Exception {
+    try (DefaultCacheManager manager = node(1_000)) {
+      AdvancedCache<String, String> plain = PlainForm.of(manager.getCache(CACHE));
+      Path marker = PlainForm.movedMarker(plain).orElseThrow();
+      assertThat(marker.getParent()).as("beside the store's data").isEqualTo(storeRoot());
+      assertThat(marker).doesNotExist();
+
+      PlainForm.migrate(manager.getCache(CACHE), plain);
+
+      assertThat(marker).exists();
+    }
+    try (DefaultCacheManager manager = node(1_000)) {
+      AtomicInteger looks = new AtomicInteger();
+      int folded = PlainForm.onceForTheStore(manager.getCache(CACHE), looks::incrementAndGet);
+
+      assertThat(looks).as("the store is not read again").hasValue(0);
+      assertThat(folded).isZero();
+    }
+  }
+
+  @Test
+  void onceForTheStore_looksAgainAtEachStartUntilALookEnds() throws Exception {
+    try (DefaultCacheManager manager = node(1_000)) {
+      assertThatThrownBy(
+              () ->
+                  PlainForm.onceForTheStore(
+                      manager.getCache(CACHE),
+                      () -> {
+                        throw new IllegalStateException("the node stopped during the look");
+                      }))
+          .isInstanceOf(IllegalStateException.class);
+    }
+    try (DefaultCacheManager manager = node(1_000)) {
+      AtomicInteger looks = new AtomicInteger();
+      PlainForm.onceForTheStore(manager.getCache(CACHE), looks::incrementAndGet);
+      PlainForm.onceForTheStore(manager.getCache(CACHE), looks::incrementAndGet);
+
+      assertThat(looks).as("looked at this start, not at the next").hasValue(1);
+    }
+  }
+
+  @Test
+  void movedMarker_goesWithTheStore() throws Exception {
+    try (DefaultCacheManager manager = node(1_000)) {
+      PlainForm.migrate(manager.getCache(CACHE), PlainForm.of(manager.getCache(CACHE)));
+      assertThat(PlainForm.movedMarker(manager.getCache(CACHE)).orElseThrow()).exists();
+    }
+    // an operator clears the node's store (or puts an earlier build's backup in its place)
+    try (Stream<Path> files = Files.walk(storeRoot())) {
+      files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
+    }
+    try (DefaultCacheManager manager = node(1_000)) {
+      assertThat(PlainForm.movedMarker(manager.getCache(CACHE)).orElseThrow()).doesNotExist();
+    }
+  }
+
+  @Test
+  void movedMarker_noneForACacheWithoutAFileStore() throws Exception {
+    try (DefaultCacheManager manager = new DefaultCacheManager()) {
+      manager.defineConfiguration(CACHE, new ConfigurationBuilder().build());
+      assertThat(PlainForm.movedMarker(manager.getCache(CACHE))).isEmpty();
+    }
+  }
+
+  /** Where Infinispan keeps the cache's store: its data and index directories. */
+  private Path storeRoot() {
+    return home.resolve("data").resolve(CACHE);
   }
 
   /** One local node with the file store WildFly gives Belfry's cache, memory bounded as given. */
