@@ -9,6 +9,8 @@ import io.belfry.reminders.model.ReminderRecord;
 import io.belfry.reminders.model.ReminderState;
 import io.belfry.reminders.store.CacheValues;
 import io.belfry.reminders.store.VersionMergeTest;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
@@ -45,6 +47,12 @@ class PlainFormUpgradeRestartIT {
 
   private static final String SERVER = "http://127.0.0.1:8080/";
   private static final Duration WAIT = Duration.ofSeconds(60);
+
+  /** The marker the move leaves beside the test server's file store (PlainForm.movedMarker). */
+  private static final Path MOVED_MARKER =
+      Path.of(
+          System.getProperty("jboss.home"),
+          "standalone/data/infinispan/belfry/reminders/belfry-plain-form");
 
   @Deployment(name = WRITER, managed = false, testable = false)
   @TargetsContainer(CONTAINER)
@@ -83,6 +91,8 @@ class PlainFormUpgradeRestartIT {
     String fired = "fired-" + UUID.randomUUID();
     Instant later =
         Instant.now().plus(Duration.ofHours(1)).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+    // a store an earlier build wrote has no marker; earlier suites deployed this build here
+    Files.deleteIfExists(MOVED_MARKER);
     controller.start(CONTAINER);
     try {
       deployer.deploy(WRITER);
@@ -100,6 +110,7 @@ class PlainFormUpgradeRestartIT {
           .as("a tombstone stays one")
           .isEqualTo(404);
       assertThat(app.body("upgrade/wrapped")).as("entries left in the earlier form").isEqualTo("0");
+      assertThat(MOVED_MARKER).as("later starts skip the look").exists();
 
       controller.stop(CONTAINER);
       controller.start(CONTAINER); // read back from the file store, as this build wrote it
