@@ -102,8 +102,8 @@ public final class LoopbackJGroups {
 
   /**
    * {@code count} TCP ports free on loopback right now, below the kernel's ephemeral range, each
-   * with the room above it that its member's FD_SOCK2 listens in also free, and no port inside
-   * another's room.
+   * with the port its member's FD_SOCK2 listens on (100 above it) also free, and no port within
+   * another's room ({@value #ROOM_ABOVE_PORT} either side).
    *
    * <p>Why below the ephemeral range: a port the kernel hands out itself can be taken before the
    * member binds it, by the local end of any outgoing connection, even by a member's own discovery
