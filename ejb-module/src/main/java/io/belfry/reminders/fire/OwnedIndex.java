@@ -81,6 +81,18 @@ final class OwnedIndex {
     return shared;
   }
 
+  /**
+   * Each segment's earliest due time over the owned and the standby hints ({@code Long.MAX_VALUE}
+   * where neither holds one): the order of the next start's recovery ({@link RecoveryOrder}).
+   */
+  long[] earliestDueBySegment() {
+    long[] due = new long[segmentCount()];
+    for (int s = 0; s < due.length; s++) {
+      due[s] = Math.min(hints.headDueMillis(s), standby.headDueMillis(s));
+    }
+    return due;
+  }
+
   /** The primary segments the index is armed for. */
   BitSet owned() {
     return owned;

@@ -11,9 +11,12 @@ import org.jboss.logging.Logger;
 
 /**
  * Recovery at start: reads the local replica, advances the clock past every version stored and arms
- * the owned pending ones. All at once when the scheduler is driven by hand; in {@value
- * #SEGMENTS_PER_STEP}-segment steps in automatic mode, so that on a large store the first overdue
- * reminders fire after the first step, not after the whole scan.
+ * the owned pending ones. All at once when the scheduler is driven by hand; in steps in automatic
+ * mode, so that on a large store the first overdue reminders fire after the first step, not after
+ * the whole scan. The steps take the segments in the {@link RecoveryOrder} this node recorded while
+ * it last ran, the segment that held the earliest due reminder first, and the first step reads that
+ * segment alone: an overdue reminder fires about a 256th of the store's read after the engine
+ * starts, wherever its segment lies.
  *
  * <p>It also draws the line the resurrection guard needs: once every stored version has been seen,
  * the ones above the newest were minted while this node ran, and only those below {@link
@@ -34,10 +37,17 @@ final class Recovery {
   /** Segments read per step: a step of 1/32 of a large store takes well under a second. */
   static final int SEGMENTS_PER_STEP = 8;
 
+  /** Segments the first step reads: the one that held the earliest due reminder. */
+  static final int FIRST_STEP_SEGMENTS = 1;
+
   private final ReminderStore store;
   private final HybridLogicalClock versions;
   private final Clock clock;
   private final OwnedIndex index;
+  private final RecoveryOrder order;
+
+  /** The segments in the order the steps read them; see {@link RecoveryOrder}. */
+  private int[] stepOrder = new int[0];
 
   /** Segments that stepwise recovery has still to read; empty once recovered. */
   private final BitSet unrecovered = new BitSet();
@@ -63,6 +73,7 @@ final class Recovery {
     this.versions = versions;
     this.clock = clock;
     this.index = index;
+    this.order = new RecoveryOrder(store.fileBesideStore(RecoveryOrder.FILE));
   }
 
   /** Starts over: nothing recovered, every version suspect. */
@@ -85,9 +96,13 @@ final class Recovery {
     return read.visited();
   }
 
-  /** Leaves all {@code segmentCount} segments to stepwise recovery ({@link #nextStep()}). */
+  /**
+   * Leaves all {@code segmentCount} segments to stepwise recovery ({@link #nextStep()}), in the
+   * recorded order.
+   */
   void planSteps(int segmentCount) {
     unrecovered.set(0, segmentCount);
+    stepOrder = order.read(segmentCount);
   }
 
   boolean hasStepsLeft() {
@@ -103,15 +118,28 @@ final class Recovery {
   /** What {@link #read} found of a step: the entries to arm, and how many entries it visited. */
   record StepRead(List<OwnedIndex.Observed> found, long visited) {}
 
-  /** The next {@value #SEGMENTS_PER_STEP} unread segments; under the lock. */
+  /**
+   * The next unread segments in the recorded order: {@value #FIRST_STEP_SEGMENTS} while none has
+   * been read, then {@value #SEGMENTS_PER_STEP}; under the lock. A step that failed is taken again.
+   */
   Step nextStep() {
+    int size =
+        unrecovered.cardinality() == stepOrder.length ? FIRST_STEP_SEGMENTS : SEGMENTS_PER_STEP;
     BitSet step = new BitSet();
-    for (int s = unrecovered.nextSetBit(0), n = 0;
-        s >= 0 && n < SEGMENTS_PER_STEP;
-        s = unrecovered.nextSetBit(s + 1), n++) {
-      step.set(s);
+    for (int i = 0; i < stepOrder.length && step.cardinality() < size; i++) {
+      if (unrecovered.get(stepOrder[i])) {
+        step.set(stepOrder[i]);
+      }
     }
     return new Step(generation, step);
+  }
+
+  /**
+   * Records {@code earliestDue}, each segment's earliest due time, as the order of the next start's
+   * steps ({@code null}: nothing to record); without the lock, since it writes a file.
+   */
+  void recordOrder(long[] earliestDue) {
+    order.record(earliestDue);
   }
 
   /**

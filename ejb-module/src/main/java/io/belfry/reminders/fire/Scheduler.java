@@ -236,7 +236,10 @@ public final class Scheduler implements ChangeSink {
       long renewal = leases.renewalIntervalMillis();
       renewer =
           timer.scheduleAtFixedRate(
-              this::renewLeasesQuietly, renewal, renewal, TimeUnit.MILLISECONDS);
+              () -> quietly(leases::renewAll, "BELFRY-0315 Lease renewal failed"),
+              renewal,
+              renewal,
+              TimeUnit.MILLISECONDS);
       scheduleRecoveryStep(0);
       requestRun();
     } finally {
@@ -297,7 +300,10 @@ public final class Scheduler implements ChangeSink {
 
   private void scheduleRecoveryStep(long delayMillis) {
     try {
-      timer.schedule(this::recoverStepQuietly, delayMillis, TimeUnit.MILLISECONDS);
+      timer.schedule(
+          () -> quietly(this::recoverStep, "BELFRY-0343 Recovery step failed"),
+          delayMillis,
+          TimeUnit.MILLISECONDS);
     } catch (RejectedExecutionException e) {
       LOG.debugf("BELFRY-0342 Timer rejected a recovery step; stopping?");
     }
@@ -338,10 +344,13 @@ public final class Scheduler implements ChangeSink {
     return underLock(index::segmentsGainedFromStore);
   }
 
-  /** Stops the timers and forgets the index; the store keeps everything. */
+  /** Stops the timers and forgets the index; the store keeps everything, and the next order. */
   public void stop() {
+    long[] order;
     lock.lock();
     try {
+      inbox.drainInto(index);
+      order = recovery.recovered() ? index.earliestDueBySegment() : null;
       running = false;
       if (sweeper != null) {
         sweeper.cancel(false);
@@ -359,6 +368,7 @@ public final class Scheduler implements ChangeSink {
     } finally {
       lock.unlock();
     }
+    recovery.recordOrder(order);
   }
 
   /** How many hints the index holds; for health and tests. */
@@ -399,6 +409,7 @@ public final class Scheduler implements ChangeSink {
    */
   public int runDue() {
     BitSet sweepWindow = null;
+    long[] order = null;
     lock.lock();
     try {
       if (!running) {
@@ -416,12 +427,14 @@ public final class Scheduler implements ChangeSink {
         // none while recovery reads every segment anyway: a window beside it took a fifth of a
         // million-entry recovery's samples on WildFly
         sweepWindow = recovery.recovered() ? sweep.nextWindow() : null;
+        order = recovery.recovered() ? index.earliestDueBySegment() : null;
         nextSweepAt = now + settings.scanInterval().toMillis();
         standbyFill.startIfNeeded();
       }
     } finally {
       lock.unlock();
     }
+    recovery.recordOrder(order);
     int delivered = fireDue();
     if (sweepWindow != null && !sweepWindow.isEmpty()) {
       // After the fires: the sweep is a safety net. What it arms is due at once, so the wake-up
@@ -516,21 +529,15 @@ public final class Scheduler implements ChangeSink {
 
   /** Sweeps every owned segment now, whatever the window; for tests and operators. */
   public void sweepAll() {
-    BitSet owned;
-    lock.lock();
-    try {
-      inbox.drainInto(index);
-      owned = (BitSet) index.owned().clone();
-    } finally {
-      lock.unlock();
-    }
-    sweep(owned);
+    sweep(
+        underLock(
+            () -> {
+              inbox.drainInto(index);
+              return (BitSet) index.owned().clone();
+            }));
   }
 
-  /**
-   * Renews the leases of the at-least-once deliveries under way on this node; in automatic mode a
-   * timer does this every third of the lease.
-   */
+  /** Renews this node's at-least-once leases now; a timer does it every third of the lease. */
   public void renewLeases() {
     leases.renewAll();
   }
@@ -542,17 +549,9 @@ public final class Scheduler implements ChangeSink {
 
   // --- Timers ---------------------------------------------------------------------------------
 
-  private void renewLeasesQuietly() {
-    quietly(leases::renewAll, "BELFRY-0315 Lease renewal failed");
-  }
-
   private void runQuietly() {
     runRequested.set(false);
     quietly(this::runDue, "BELFRY-0303 Scheduler run failed");
-  }
-
-  private void recoverStepQuietly() {
-    quietly(this::recoverStep, "BELFRY-0343 Recovery step failed");
   }
 
   /**

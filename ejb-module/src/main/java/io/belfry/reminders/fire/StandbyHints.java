@@ -70,6 +70,11 @@ final class StandbyHints {
     OwnedIndex.applyTo(hints, segment, entry);
   }
 
+  /** The earliest due time of {@code segment}'s hints, or {@code Long.MAX_VALUE}. */
+  long headDueMillis(int segment) {
+    return hints.headDueMillis(segment);
+  }
+
   /** The String instance a hint of {@code segment} keeps for {@code cacheKey}, or {@code null}. */
   String heldKey(String cacheKey, int segment) {
     return hints.heldKey(cacheKey, segment);

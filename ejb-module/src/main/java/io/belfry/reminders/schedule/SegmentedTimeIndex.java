@@ -57,6 +57,13 @@ public final class SegmentedTimeIndex {
     return heapSize == 0 ? OptionalLong.empty() : OptionalLong.of(headDue[heap[0]]);
   }
 
+  /** The earliest due time in {@code segment}, or {@code Long.MAX_VALUE} when it holds none. */
+  public long headDueMillis(int segment) {
+    return segment >= 0 && segment < position.length && position[segment] >= 0
+        ? headDue[segment]
+        : Long.MAX_VALUE;
+  }
+
   /** Adds or replaces the entry of {@code cacheKey} in {@code segment}, whatever its version. */
   public void put(String cacheKey, long version, long dueMillis, int segment) {
     checkSegment(segment);

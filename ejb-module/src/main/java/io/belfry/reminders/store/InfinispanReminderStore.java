@@ -4,6 +4,7 @@ import io.belfry.cachefunctions.ConditionalWrites.Outcome;
 import io.belfry.reminders.model.ReminderCodec;
 import io.belfry.reminders.model.ReminderId;
 import io.belfry.reminders.model.ReminderRecord;
+import java.nio.file.Path;
 import java.util.BitSet;
 import java.util.Iterator;
 import java.util.Map;
@@ -174,6 +175,11 @@ public final class InfinispanReminderStore implements ReminderStore {
   @Override
   public boolean readsThroughToDisk() {
     return readsThrough;
+  }
+
+  @Override
+  public Optional<Path> fileBesideStore(String name) {
+    return StoreFiles.beside(cache, name);
   }
 
   @Override

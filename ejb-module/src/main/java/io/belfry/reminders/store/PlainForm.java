@@ -15,11 +15,8 @@ import org.infinispan.AdvancedCache;
 import org.infinispan.Cache;
 import org.infinispan.commons.dataconversion.MediaType;
 import org.infinispan.commons.util.CloseableIterator;
-import org.infinispan.configuration.cache.StoreConfiguration;
 import org.infinispan.context.Flag;
 import org.infinispan.encoding.DataConversion;
-import org.infinispan.persistence.PersistenceUtil;
-import org.infinispan.persistence.sifs.configuration.SoftIndexFileStoreConfiguration;
 import org.jboss.logging.Logger;
 
 /**
@@ -142,27 +139,13 @@ public final class PlainForm {
   }
 
   /**
-   * The file that says this node's file store holds no entry in the wrapped form: in the store's
-   * own directory (beside its {@code data} and {@code index}), so that a store deleted, or replaced
-   * by a backup of an earlier build, takes it along and is looked at again. Empty for a cache whose
-   * entries are not all in one Soft-Index file store (memory alone is cheap to look at).
+   * The file that says this node's file store holds no entry in the wrapped form, beside the store
+   * ({@link StoreFiles}): a store deleted, or replaced by a backup of an earlier build, takes it
+   * along and is looked at again. Empty for a cache whose entries are not all in one Soft-Index
+   * file store (memory alone is cheap to look at).
    */
   static Optional<Path> movedMarker(Cache<?, ?> cache) {
-    List<StoreConfiguration> stores = cache.getCacheConfiguration().persistence().stores();
-    if (stores.size() != 1 || !(stores.get(0) instanceof SoftIndexFileStoreConfiguration files)) {
-      return Optional.empty();
-    }
-    try {
-      return Optional.of(
-          PersistenceUtil.getQualifiedLocation(
-              cache.getCacheManager().getCacheManagerConfiguration(),
-              files.dataLocation(),
-              cache.getName(),
-              MOVED_MARKER));
-    } catch (RuntimeException e) {
-      LOG.debugf(e, "BELFRY-0035 No place for a marker beside the store of %s", cache.getName());
-      return Optional.empty();
-    }
+    return StoreFiles.beside(cache, MOVED_MARKER);
   }
 
   private static void mark(Path marker) {

@@ -2,6 +2,7 @@ package io.belfry.reminders.store;
 
 import io.belfry.reminders.model.ReminderId;
 import io.belfry.reminders.model.ReminderRecord;
+import java.nio.file.Path;
 import java.util.BitSet;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -161,5 +162,14 @@ public interface ReminderStore {
    */
   default boolean readsThroughToDisk() {
     return false;
+  }
+
+  /**
+   * A file named {@code name} in this node's store directory, where Belfry keeps what it wants to
+   * find again at the next start, and which goes with the store (deleted with it, or replaced by a
+   * backup's). Empty where the store has no directory this node can name.
+   */
+  default Optional<Path> fileBesideStore(String name) {
+    return Optional.empty();
   }
 }

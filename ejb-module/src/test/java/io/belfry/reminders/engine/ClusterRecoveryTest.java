@@ -93,6 +93,10 @@ class ClusterRecoveryTest {
     } finally {
       cluster.stopAll();
     }
+    // each member's engine left the order of its next recovery in its store's directory
+    for (int n = 0; n < 3; n++) {
+      assertThat(dir.resolve("node" + n + "/data/reminders/belfry-recovery-order")).isRegularFile();
+    }
 
     // Same directories, same ports: every member preloads its own file store.
     cluster.delivered.clear();

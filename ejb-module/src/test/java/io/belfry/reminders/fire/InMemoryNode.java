@@ -8,6 +8,7 @@ import io.belfry.reminders.placement.ChangeSink;
 import io.belfry.reminders.placement.Ownership;
 import io.belfry.reminders.store.ReminderStore;
 import io.belfry.reminders.store.StoredReminder;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
@@ -118,6 +119,14 @@ final class InMemoryNode implements ReminderStore, Ownership, ChangeFeed {
             visitor.visit(key, value);
           }
         });
+  }
+
+  /** The store's directory, for {@link #fileBesideStore}; none unless a test gives one. */
+  volatile Path storeDirectory;
+
+  @Override
+  public Optional<Path> fileBesideStore(String name) {
+    return Optional.ofNullable(storeDirectory).map(directory -> directory.resolve(name));
   }
 
   /** How many segments the keys hash to; one unless a test spreads them. */

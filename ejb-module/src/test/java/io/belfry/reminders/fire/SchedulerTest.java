@@ -351,8 +351,8 @@ class SchedulerTest {
     }
   }
 
-  private static void awaitUntil(java.util.function.BooleanSupplier condition)
-      throws InterruptedException {
+  /** Waits up to 10 s for {@code condition}; fails the test if it does not come. */
+  static void awaitUntil(java.util.function.BooleanSupplier condition) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (!condition.getAsBoolean()) {
       assertThat(System.nanoTime()).as("condition met within 10 s").isLessThan(deadline);
