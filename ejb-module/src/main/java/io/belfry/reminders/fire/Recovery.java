@@ -14,9 +14,9 @@ import org.jboss.logging.Logger;
  * the owned pending ones. All at once when the scheduler is driven by hand; in steps in automatic
  * mode, so that on a large store the first overdue reminders fire after the first step, not after
  * the whole scan. The steps take the segments in the {@link RecoveryOrder} this node recorded while
- * it last ran, the segment that held the earliest due reminder first, and the first step reads that
- * segment alone: an overdue reminder fires about a 256th of the store's read after the engine
- * starts, wherever its segment lies.
+ * it last ran, the segment that held the earliest due reminder first, and the first steps are small
+ * (one segment, then two, then four): an overdue reminder fires about a 256th of the store's read
+ * after the engine starts, wherever its segment lies.
  *
  * <p>It also draws the line the resurrection guard needs: once every stored version has been seen,
  * the ones above the newest were minted while this node ran, and only those below {@link
@@ -36,9 +36,6 @@ final class Recovery {
 
   /** Segments read per step: a step of 1/32 of a large store takes well under a second. */
   static final int SEGMENTS_PER_STEP = 8;
-
-  /** Segments the first step reads: the one that held the earliest due reminder. */
-  static final int FIRST_STEP_SEGMENTS = 1;
 
   private final ReminderStore store;
   private final HybridLogicalClock versions;
@@ -119,12 +116,14 @@ final class Recovery {
   record StepRead(List<OwnedIndex.Observed> found, long visited) {}
 
   /**
-   * The next unread segments in the recorded order: {@value #FIRST_STEP_SEGMENTS} while none has
-   * been read, then {@value #SEGMENTS_PER_STEP}; under the lock. A step that failed is taken again.
+   * The next unread segments in the recorded order, as many as have been read before, plus one, up
+   * to {@value #SEGMENTS_PER_STEP}: the first step reads the segment that held the earliest due
+   * reminder alone, and the next ones 2, 4, then 8 segments. Under the lock. A step that failed is
+   * taken again.
    */
   Step nextStep() {
-    int size =
-        unrecovered.cardinality() == stepOrder.length ? FIRST_STEP_SEGMENTS : SEGMENTS_PER_STEP;
+    int read = stepOrder.length - unrecovered.cardinality();
+    int size = Math.min(SEGMENTS_PER_STEP, read + 1);
     BitSet step = new BitSet();
     for (int i = 0; i < stepOrder.length && step.cardinality() < size; i++) {
       if (unrecovered.get(stepOrder[i])) {

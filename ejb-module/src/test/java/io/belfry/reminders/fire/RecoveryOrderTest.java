@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.belfry.reminders.engine.ReminderEngine;
 import io.belfry.reminders.engine.ReminderSpec;
+import io.belfry.reminders.model.HybridLogicalClock;
 import io.belfry.reminders.model.ReminderId;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Optional;
@@ -83,6 +85,30 @@ class RecoveryOrderTest {
   }
 
   @Test
+  void steps_readOneSegment_thenTwo_thenFour_thenEight() {
+    node.segments = SEGMENTS;
+    Recovery recovery =
+        new Recovery(
+            node,
+            new HybridLogicalClock(System::currentTimeMillis),
+            System::currentTimeMillis,
+            new OwnedIndex(node, node, namespace -> true, false));
+    recovery.begin();
+    recovery.planSteps(SEGMENTS);
+
+    List<Integer> sizes = new ArrayList<>();
+    while (recovery.hasStepsLeft()) {
+      Recovery.Step step = recovery.nextStep();
+      sizes.add(step.segments().cardinality());
+      recovery.arm(step, new Recovery.StepRead(List.of(), 0));
+    }
+
+    assertThat(sizes.subList(0, 5)).containsExactly(1, 2, 4, 8, 8);
+    assertThat(sizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo(SEGMENTS);
+    assertThat(recovery.recovered()).isTrue();
+  }
+
+  @Test
   void restart_firstReadsTheSegmentThatHeldTheEarliestDue_soItsOverdueReminderFiresFirst()
       throws Exception {
     node.storeDirectory = directory;
@@ -104,7 +130,7 @@ class RecoveryOrderTest {
   }
 
   @Test
-  void restart_withoutARecordedOrder_readsInNumberOrder_oneSegmentFirst() throws Exception {
+  void restart_withoutARecordedOrder_readsInNumberOrder() throws Exception {
     String overdue = keyInSegments(SEGMENTS - 8, SEGMENTS);
     setAndStop(overdue); // no store directory: nothing recorded
 
