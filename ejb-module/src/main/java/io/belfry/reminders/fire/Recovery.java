@@ -15,8 +15,8 @@ import org.jboss.logging.Logger;
  * mode, so that on a large store the first overdue reminders fire after the first step, not after
  * the whole scan. The steps take the segments in the {@link RecoveryOrder} this node recorded while
  * it last ran, the segment that held the earliest due reminder first, and the first steps are small
- * (one segment, then two, then four): an overdue reminder fires about a 256th of the store's read
- * after the engine starts, wherever its segment lies.
+ * (one segment, then two, then four): an overdue reminder fires once about a 256th of the store has
+ * been read, wherever its segment lies.
  *
  * <p>It also draws the line the resurrection guard needs: once every stored version has been seen,
  * the ones above the newest were minted while this node ran, and only those below {@link

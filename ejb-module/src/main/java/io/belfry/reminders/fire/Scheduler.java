@@ -434,7 +434,6 @@ public final class Scheduler implements ChangeSink {
     } finally {
       lock.unlock();
     }
-    recovery.recordOrder(order);
     int delivered = fireDue();
     if (sweepWindow != null && !sweepWindow.isEmpty()) {
       // After the fires: the sweep is a safety net. What it arms is due at once, so the wake-up
@@ -444,6 +443,7 @@ public final class Scheduler implements ChangeSink {
         delivered += fireDue();
       }
     }
+    recovery.recordOrder(order); // after the fires, like the sweep: a file write delays none
     return delivered;
   }
 
